@@ -1,0 +1,490 @@
+"""Data sets for dualboost: loading, validation, label encoding and built-in instances.
+
+A data set is a :class:`Dataset`: a dense ``N x F`` float feature matrix ``X``, labels ``y`` in
+``{-1, +1}`` and, for built-in instances that are defined by their hypotheses rather than by
+features, an ``N x J`` matrix ``hypotheses`` whose column ``j`` holds the predictions
+``h_j(x_n)`` of hypothesis ``j``.
+
+:func:`load_dataset` understands these specifications:
+
+``breast_cancer``
+    scikit-learn's Wisconsin breast cancer data (569 x 30; shipped with scikit-learn, no network).
+``worst_case:N``
+    the LPBoost lower-bound instance of thesis Theorem 2.5, Fig. 2.8 with ``N`` examples (``N``
+    even), see :func:`lpboost_worst_case`.
+``<path>.csv``
+    comma-separated values; an optional header row (detected when the first row is not numeric);
+    one label column (by name with ``label=``, default the last column) whose values may be
+    strings or numbers; all other columns are numeric features.
+any other existing path
+    LIBSVM / svmlight format (``<label> <index>:<value> ...`` per line), read with
+    :func:`sklearn.datasets.load_svmlight_file` and made dense.
+
+Every problem with the input raises :class:`~dualboost.errors.DualBoostInputError` with a one-line
+message. Nothing here ever touches the network.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from dualboost.errors import DualBoostInputError
+
+__all__ = [
+    "BUILTINS",
+    "Dataset",
+    "encode_labels",
+    "load_dataset",
+    "lpboost_worst_case",
+    "shared_data_dir",
+    "validate_features",
+]
+
+#: Human-readable list of built-in data set specifications (used in error messages).
+BUILTINS = "breast_cancer, worst_case:N"
+
+_WORST_CASE_PREFIX = "worst_case"
+
+
+@dataclass
+class Dataset:
+    """A binary classification data set with labels in ``{-1, +1}``.
+
+    Attributes:
+        X: ``N x F`` float feature matrix.
+        y: length-``N`` float labels, each ``-1.0`` or ``+1.0``.
+        name: short name of the data set (built-in spec or file name).
+        feature_names: ``F`` column names.
+        classes: the two original label values; ``classes[0]`` is encoded as ``-1`` and
+            ``classes[1]`` as ``+1``.
+        hypotheses: optional ``N x J`` matrix of hypothesis predictions (column ``j`` is
+            ``h_j(x_n)`` for ``n = 1..N``), for instances given as columns rather than features.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    name: str
+    feature_names: list[str]
+    classes: np.ndarray
+    hypotheses: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = self.X.shape[0]
+        if self.y.shape != (n,):
+            raise DualBoostInputError(
+                f"data set {self.name!r}: y has shape {self.y.shape}, expected ({n},) "
+                f"to match X with {n} rows"
+            )
+        if self.hypotheses is not None and (
+            self.hypotheses.ndim != 2 or self.hypotheses.shape[0] != n
+        ):
+            raise DualBoostInputError(
+                f"data set {self.name!r}: hypotheses has shape {self.hypotheses.shape}, "
+                f"expected ({n}, J) to match X with {n} rows"
+            )
+
+    @property
+    def N(self) -> int:
+        """Number of examples."""
+        return int(self.X.shape[0])
+
+    @property
+    def F(self) -> int:
+        """Number of features."""
+        return int(self.X.shape[1])
+
+
+# --------------------------------------------------------------------------------------------
+# Validation and label encoding
+# --------------------------------------------------------------------------------------------
+
+
+def validate_features(X: object) -> np.ndarray:
+    """Return ``X`` as a 2-D float64 array with at least one row and one column and only finite
+    entries; otherwise raise :class:`DualBoostInputError`.
+
+    Scipy sparse matrices are made dense.
+    """
+    if sp.issparse(X):
+        X = X.toarray()  # type: ignore[union-attr]
+    try:
+        arr = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise DualBoostInputError(f"features must be numeric: {exc}") from None
+    if arr.ndim != 2:
+        raise DualBoostInputError(
+            f"features must be a 2-D array (examples x features), got {arr.ndim}-D "
+            f"with shape {arr.shape}"
+        )
+    n, f = arr.shape
+    if n < 1:
+        raise DualBoostInputError("the data set is empty: features have no rows")
+    if f < 1:
+        raise DualBoostInputError(f"features have no columns ({n} rows, 0 features)")
+    bad = ~np.isfinite(arr)
+    n_bad = int(bad.sum())
+    if n_bad:
+        r, c = (int(i) for i in np.argwhere(bad)[0])
+        n_nan = int(np.isnan(arr).sum())
+        raise DualBoostInputError(
+            f"features contain {n_bad} non-finite entr{'y' if n_bad == 1 else 'ies'} "
+            f"({n_nan} NaN, {n_bad - n_nan} inf); first at row {r}, column {c} "
+            f"(0-based): {arr[r, c]}"
+        )
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def encode_labels(y: object) -> tuple[np.ndarray, np.ndarray]:
+    """Map labels with exactly two distinct values to ``-1.0 / +1.0``.
+
+    Returns ``(y_pm, classes)`` where ``classes`` are the two distinct original values in sorted
+    order, ``classes[0]`` becomes ``-1`` and ``classes[1]`` becomes ``+1``. Hence labels already
+    in ``{-1, +1}`` are kept and ``{0, 1}`` maps ``0 -> -1``, ``1 -> +1``. Labels may be numbers
+    or strings.
+    """
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise DualBoostInputError(f"labels must be a 1-D array, got shape {arr.shape}")
+    if arr.size == 0:
+        raise DualBoostInputError("the data set is empty: no labels")
+    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        n_bad = int((~np.isfinite(arr)).sum())
+        first = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise DualBoostInputError(
+            f"labels contain {n_bad} NaN/inf value(s); first at row {first} (0-based)"
+        )
+    if arr.dtype == object:
+        # Mixed Python objects: compare by string so that sorting is well defined.
+        try:
+            classes, inverse = np.unique(arr, return_inverse=True)
+        except TypeError:
+            arr = arr.astype(str)
+            classes, inverse = np.unique(arr, return_inverse=True)
+    else:
+        classes, inverse = np.unique(arr, return_inverse=True)
+    if classes.size != 2:
+        shown = ", ".join(repr(_py(c)) for c in classes[:5])
+        more = ", ..." if classes.size > 5 else ""
+        raise DualBoostInputError(
+            f"labels must have exactly 2 distinct classes, found {classes.size}: [{shown}{more}]"
+        )
+    y_pm = np.where(inverse.reshape(-1) == 1, 1.0, -1.0)
+    return y_pm, classes
+
+
+def _py(v: object) -> object:
+    """numpy scalar -> Python scalar, for readable reprs in messages."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+# --------------------------------------------------------------------------------------------
+# The LPBoost worst-case instance
+# --------------------------------------------------------------------------------------------
+
+
+def lpboost_worst_case(N: int, delta: float | None = None) -> np.ndarray:
+    """The LPBoost lower-bound instance of thesis Theorem 2.5, Fig. 2.8, for any even ``N``.
+
+    Returns ``U`` of shape ``(N, N/2 + 1)``; ``U[n, t]`` is the prediction ``y_n h_t(x_n)`` of
+    hypothesis ``t`` on example ``n`` (all labels are ``+1``). With ``m = N/2`` and 1-based
+    indices, rows are grouped by ``s(n) = 0`` for ``n = 1..m`` and ``s(n) = n - m`` for
+    ``n = m+1..N``. For the hypothesis columns ``t = 1..m``::
+
+        U[n, t] = -1 + 2 t δ        if t == s(n)
+                  +1                if t == s(n) + 1
+                  -1 + (2t + 1) δ   otherwise
+
+    and the final column ``t = m + 1`` is ``-1 + δ`` on the first half (``s = 0``) and ``+1 - δ``
+    on the second half. For ``N = 8``::
+
+        n\\t   1        2        3        4        5
+        1    +1      −1+5δ    −1+7δ    −1+9δ    −1+δ
+        2    +1      −1+5δ    −1+7δ    −1+9δ    −1+δ
+        3    +1      −1+5δ    −1+7δ    −1+9δ    −1+δ
+        4    +1      −1+5δ    −1+7δ    −1+9δ    −1+δ
+        5   −1+2δ     +1      −1+7δ    −1+9δ    +1−δ
+        6   −1+3δ   −1+4δ      +1      −1+9δ    +1−δ
+        7   −1+3δ   −1+5δ    −1+6δ      +1      +1−δ
+        8   −1+3δ   −1+5δ    −1+7δ    −1+8δ     +1−δ
+
+    On this instance LPBoost's optimality gap is still ``>= 0.99`` after ``N/2`` iterations for
+    the default δ (thesis Theorem 2.5).
+
+    Args:
+        N: number of examples, even and ``>= 2``.
+        delta: the small constant δ, ``0 < δ <= 2/(N+1)`` (so all entries stay in ``[-1, 1]``).
+            Default ``0.01 / (N - 0.5)``, the largest δ for which the gap after ``N/2``
+            iterations is still ``>= 0.99``.
+    """
+    if isinstance(N, bool) or not isinstance(N, (int, np.integer)):
+        raise DualBoostInputError(f"worst_case N must be an integer, got {N!r}")
+    N = int(N)
+    if N < 2 or N % 2:
+        raise DualBoostInputError(f"worst_case N must be even and >= 2, got {N}")
+    if delta is None:
+        delta = 0.01 / (N - 0.5)
+    delta = float(delta)
+    if not (math.isfinite(delta) and 0.0 < delta <= 2.0 / (N + 1)):
+        raise DualBoostInputError(
+            f"worst_case delta must satisfy 0 < delta <= 2/(N+1) = {2.0 / (N + 1):.6g} "
+            f"for N={N}, got {delta}"
+        )
+    m = N // 2
+    n = np.arange(1, N + 1)  # 1-based rows
+    s = np.where(n <= m, 0, n - m)[:, None]  # (N, 1)
+    t = np.arange(1, m + 1)[None, :]  # (1, m)
+    cols = np.where(
+        t == s,
+        -1.0 + 2.0 * t * delta,
+        np.where(t == s + 1, 1.0, -1.0 + (2.0 * t + 1.0) * delta),
+    )
+    last = np.where(s[:, 0] == 0, -1.0 + delta, 1.0 - delta)
+    return np.column_stack([cols, last]).astype(np.float64)
+
+
+def _worst_case_dataset(spec: str) -> Dataset:
+    arg = spec[len(_WORST_CASE_PREFIX) :]
+    if not arg.startswith(":") or not arg[1:].strip():
+        raise DualBoostInputError(
+            f"built-in {spec!r} needs a size: use worst_case:N with N even, e.g. worst_case:20"
+        )
+    text = arg[1:].strip()
+    try:
+        N = int(text)
+    except ValueError:
+        raise DualBoostInputError(
+            f"worst_case N must be an even integer >= 2, got {text!r} in {spec!r}"
+        ) from None
+    U = lpboost_worst_case(N)
+    return Dataset(
+        X=np.arange(N, dtype=float)[:, None],
+        y=np.ones(N),
+        name=f"worst_case:{N}",
+        feature_names=["index"],
+        classes=np.array([-1, 1]),
+        hypotheses=U,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------------------------
+
+
+def shared_data_dir() -> Path | None:
+    """Directory of shared benchmark data (german.csv, a9a.*), or ``None`` when unavailable.
+
+    If the environment variable ``DUALBOOST_SHARED_DATA`` is set (non-empty) it names the
+    directory and is returned when it exists (``None`` otherwise). Else the default is
+    ``<project root>/../shared/data`` where the project root is the parent of the ``dualboost``
+    package directory. Tests and benchmarks skip when this returns ``None``.
+    """
+    env = os.environ.get("DUALBOOST_SHARED_DATA", "").strip()
+    if env:
+        p = Path(env).expanduser()
+        return p if p.is_dir() else None
+    root = Path(__file__).resolve().parent.parent
+    p = root.parent / "shared" / "data"
+    return p if p.is_dir() else None
+
+
+def load_dataset(spec: str, label: str | None = None) -> Dataset:
+    """Load a data set from a built-in name or a file; see the module docstring for formats.
+
+    Args:
+        spec: ``"breast_cancer"``, ``"worst_case:N"``, a ``.csv`` path or a LIBSVM path.
+        label: name of the label column of a CSV file (default: the last column). Only valid
+            for CSV files.
+
+    Raises:
+        DualBoostInputError: unknown spec, missing file, unreadable/invalid data.
+    """
+    if not isinstance(spec, (str, os.PathLike)):
+        raise DualBoostInputError(f"data set spec must be a string or path, got {spec!r}")
+    text = os.fspath(spec)
+    stripped = text.strip()
+    if stripped == "breast_cancer" or stripped.startswith(_WORST_CASE_PREFIX):
+        if label is not None:
+            raise DualBoostInputError(
+                f"label={label!r} applies only to CSV files, not to built-in {stripped!r}"
+            )
+        if stripped == "breast_cancer":
+            return _load_breast_cancer()
+        return _worst_case_dataset(stripped)
+
+    path = Path(text).expanduser()
+    if not path.exists():
+        raise DualBoostInputError(
+            f"no such data file or built-in data set: {text!r}; built-ins: {BUILTINS}"
+        )
+    if not path.is_file():
+        raise DualBoostInputError(f"data path is not a regular file: {text!r}")
+    if path.suffix.lower() == ".csv":
+        return _load_csv(path, label)
+    if label is not None:
+        raise DualBoostInputError(
+            f"label={label!r} applies only to CSV files; {text!r} is read as LIBSVM "
+            f"(its label is the first field of each line)"
+        )
+    return _load_libsvm(path)
+
+
+def _load_breast_cancer() -> Dataset:
+    from sklearn.datasets import load_breast_cancer
+
+    bunch = load_breast_cancer()
+    X = validate_features(bunch.data)
+    y, classes = encode_labels(bunch.target)
+    return Dataset(
+        X=X,
+        y=y,
+        name="breast_cancer",
+        feature_names=[str(f) for f in bunch.feature_names],
+        classes=classes,
+    )
+
+
+def _parse_float(cell: str) -> float | None:
+    """``float(cell)`` or ``None`` if the cell is not a number (empty cells are not numbers)."""
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def _is_number(cell: str) -> bool:
+    return _parse_float(cell) is not None
+
+
+def _load_csv(path: Path, label: str | None) -> Dataset:
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.reader(fh)
+            rows, lines = [], []  # non-blank rows and their (1-based, last) file line numbers
+            for row in reader:
+                cells = [c.strip() for c in row]
+                if any(cells):
+                    rows.append(cells)
+                    lines.append(reader.line_num)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise DualBoostInputError(f"cannot read CSV file {str(path)!r}: {exc}") from None
+    if not rows:
+        raise DualBoostInputError(f"CSV file {str(path)!r} is empty: no rows")
+
+    # Header detection: the first row is a header if it has a non-numeric cell and either it is
+    # the only row, all its cells are non-numeric, or some column is non-numeric in the first row
+    # but numeric in the second (a string label column alone does not make a header).
+    first = rows[0]
+    first_num = [_is_number(c) for c in first]
+    has_header = False
+    if not all(first_num):
+        if len(rows) == 1 or not any(first_num):
+            has_header = True
+        else:
+            second = rows[1]
+            has_header = any(
+                not first_num[j] and j < len(second) and _is_number(second[j])
+                for j in range(len(first))
+            )
+    if has_header:
+        names = [c if c else f"column_{j + 1}" for j, c in enumerate(first)]
+        data, lines = rows[1:], lines[1:]
+    else:
+        names = [f"column_{j + 1}" for j in range(len(first))]
+        data = rows
+    n_cols = len(names)
+    if not data:
+        raise DualBoostInputError(f"CSV file {str(path)!r} has a header but no data rows")
+    for i, r in enumerate(data):
+        if len(r) != n_cols:
+            raise DualBoostInputError(
+                f"CSV file {str(path)!r}: line {lines[i]} has {len(r)} fields, expected {n_cols}"
+            )
+    if n_cols < 2:
+        raise DualBoostInputError(
+            f"CSV file {str(path)!r} has {n_cols} column; need at least one feature column "
+            f"and a label column"
+        )
+
+    if label is None:
+        j_label = n_cols - 1
+    else:
+        matches = [j for j, nm in enumerate(names) if nm == label]
+        if not matches:
+            raise DualBoostInputError(
+                f"label column {label!r} not found in {str(path)!r}; available columns: "
+                + ", ".join(names)
+            )
+        if len(matches) > 1:
+            raise DualBoostInputError(
+                f"label column {label!r} occurs {len(matches)} times in {str(path)!r}"
+            )
+        j_label = matches[0]
+
+    feature_idx = [j for j in range(n_cols) if j != j_label]
+    X = np.empty((len(data), len(feature_idx)))
+    for k, j in enumerate(feature_idx):
+        for i, r in enumerate(data):
+            v = _parse_float(r[j])
+            if v is None:
+                raise DualBoostInputError(
+                    f"CSV file {str(path)!r}: feature column {names[j]!r} is not numeric "
+                    f"(line {lines[i]} has {r[j]!r})"
+                )
+            X[i, k] = v
+    X = validate_features(X)
+
+    raw_labels = [r[j_label] for r in data]
+    for i, c in enumerate(raw_labels):
+        if c == "":
+            raise DualBoostInputError(
+                f"CSV file {str(path)!r}: label column {names[j_label]!r} is empty on line "
+                f"{lines[i]}"
+            )
+    numeric = [_parse_float(c) for c in raw_labels]
+    labels = (
+        np.array(numeric, dtype=float)
+        if all(v is not None for v in numeric)
+        else np.array(raw_labels, dtype=str)
+    )
+    y, classes = encode_labels(labels)
+    return Dataset(
+        X=X,
+        y=y,
+        name=path.name,
+        feature_names=[names[j] for j in feature_idx],
+        classes=classes,
+    )
+
+
+def _load_libsvm(path: Path) -> Dataset:
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        Xs, y_raw = load_svmlight_file(str(path))
+    except (ValueError, UnicodeDecodeError, OSError) as exc:
+        msg = " ".join(str(exc).split()) or type(exc).__name__
+        raise DualBoostInputError(
+            f"cannot parse {str(path)!r} as LIBSVM ('<label> <index>:<value> ...' per line; "
+            f"use a .csv extension for CSV): {msg}"
+        ) from None
+    if Xs.shape[0] == 0:
+        raise DualBoostInputError(f"LIBSVM file {str(path)!r} is empty: no rows")
+    X = validate_features(Xs.toarray())
+    y, classes = encode_labels(y_raw)
+    return Dataset(
+        X=X,
+        y=y,
+        name=path.name,
+        feature_names=[f"feature_{j}" for j in range(X.shape[1])],
+        classes=classes,
+    )

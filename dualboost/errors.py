@@ -1,0 +1,21 @@
+"""Exceptions raised by dualboost.
+
+Every error caused by the user's input is a :class:`DualBoostInputError` (a ``ValueError``), so that
+scikit-learn's estimator checks and the CLI (exit status 2, one line) treat it as bad input.
+"""
+
+
+class DualBoostInputError(ValueError):
+    """The data, a parameter or a formulation file does not satisfy dualboost's contract."""
+
+
+class FormulationContractError(DualBoostInputError):
+    """A formulation class or file lacks part of the contract in :mod:`dualboost.formulation`."""
+
+
+class SolverFailure(RuntimeError):
+    """No solver in the policy produced an accepted solution (see ``attempts`` for each try)."""
+
+    def __init__(self, message: str, attempts: list | None = None):
+        super().__init__(message)
+        self.attempts = attempts or []

@@ -1,0 +1,102 @@
+"""Result objects of a boosting run, in the style of ``scipy.optimize.OptimizeResult``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class IterationRecord:
+    """One pass of the column-generation loop (thesis Algorithms 2.1 and 3.2).
+
+    ``primal_before`` is P^t(d^{t-1}) (the new column against the old distribution),
+    ``primal`` and ``dual`` bracket the master optimum at t: P^t(d^t) >= optimum >= Theta^t(w^t, psi^t).
+    For ERLPBoost ``delta_simple`` is delta^t and ``delta_practical`` is delta~^t (thesis §3.2.1-2);
+    for LPBoost both hold min_q u^q.d^{q-1} - P_LP^t (Alg. 2.1 step c, with the certified lower
+    bound Theta^t in place of P_LP^t). The last record of an ERLPBoost run has ``solved=False``:
+    its hypothesis is the discarded h^{T+1}.
+    """
+
+    t: int
+    edge: float
+    primal_before: float
+    delta_simple: float
+    delta_practical: float
+    oracle_seconds: float
+    solved: bool = False
+    primal: float | None = None
+    dual: float | None = None
+    duality_gap: float | None = None
+    kkt_residual: float | None = None
+    kkt_w_difference: float | None = None
+    solver: str | None = None
+    status: str | None = None
+    master_seconds: float = 0.0
+    attempts: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class BoostResult:
+    """What :func:`dualboost.engine.boost` returns.
+
+    ``weights`` are the final hypothesis weights w^T (for ERLPBoost the dual variables of the
+    regularized problem at T, not a re-solved LP), ``hypotheses`` the T selected hypotheses,
+    ``columns`` their N x T column matrix, ``d`` the final distribution.
+    """
+
+    formulation: str
+    parameters: dict
+    weights: np.ndarray
+    hypotheses: list
+    columns: np.ndarray
+    d: np.ndarray
+    psi: np.ndarray
+    beta: float
+    history: list[IterationRecord]
+    success: bool
+    status: str
+    message: str
+    primal_objective: float
+    dual_objective: float
+    soft_margin: float
+    lp_value: float | None
+    seconds: float
+    master_seconds: float
+    oracle_seconds: float
+    stopping: str
+
+    @property
+    def iterations(self) -> int:
+        """T, the number of hypotheses in the output."""
+        return len(self.hypotheses)
+
+    @property
+    def duality_gap(self) -> float:
+        return self.primal_objective - self.dual_objective
+
+    @property
+    def solver(self) -> str | None:
+        solved = [r.solver for r in self.history if r.solved]
+        return solved[-1] if solved else None
+
+    def decision_function(self, X) -> np.ndarray:
+        """f_w(x) = sum_q w_q h^q(x), the combined hypothesis (values in [-1, 1])."""
+        out = None
+        for weight, h in zip(self.weights, self.hypotheses):
+            term = weight * np.asarray(h.predict(X), dtype=float)
+            out = term if out is None else out + term
+        return out
+
+    def predict(self, X) -> np.ndarray:
+        """Labels in {-1, +1}; a zero score is sent to +1."""
+        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+    def __repr__(self) -> str:
+        return (f"BoostResult({self.formulation}, status={self.status!r}, T={self.iterations}, "
+                f"P={self.primal_objective:.6g}, Theta={self.dual_objective:.6g}, "
+                f"soft_margin={self.soft_margin:.6g})")

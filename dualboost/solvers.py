@@ -1,0 +1,151 @@
+"""Solver policy: which conic solver gets which model, and when a solution is accepted.
+
+* Pure LPs go to HiGHS first, then Clarabel.
+* Exponential-cone models go to Clarabel, then ECOS, then SCS.
+* MOSEK is put first for both only when it is importable *and* licensed. ``pip install mosek``
+  installs it without a licence and every solve then fails, so the licence is probed once with a
+  tiny solve and the answer is cached; an unlicensed MOSEK is skipped, never a crash.
+* ``optimal`` and ``optimal_inaccurate`` are accepted only when the caller's certificate (a
+  primal-dual gap computed exactly by the formulation) passes; otherwise the next solver is
+  tried. Without a certificate, ``optimal`` is accepted and ``optimal_inaccurate`` is not.
+  (Clarabel often says ``optimal`` with multipliers good to 1e-6 only; a caller that needs
+  1e-9 says so through its certificate and gets ECOS.)
+
+Every attempt is recorded in a :class:`SolveRecord` (solver, status, seconds).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import cvxpy as cp
+
+from .errors import DualBoostInputError, SolverFailure
+
+LP_ORDER: tuple[str, ...] = ("HIGHS", "CLARABEL", "ECOS", "SCS")
+EXP_ORDER: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS")
+
+# Tight defaults: the verifier compares multipliers to 1e-6, so the solvers must do better.
+SOLVER_OPTIONS: dict[str, dict] = {
+    "CLARABEL": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10,
+                 "tol_ktratio": 1e-8, "max_iter": 400},
+    "ECOS": {"abstol": 1e-10, "reltol": 1e-10, "feastol": 1e-10, "max_iters": 400},
+    "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
+    "HIGHS": {},
+    "MOSEK": {},
+}
+
+
+@dataclass
+class Attempt:
+    solver: str
+    status: str
+    seconds: float
+    message: str = ""
+
+
+@dataclass
+class SolveRecord:
+    """What happened in one model solve: the accepted solver and status, and every attempt."""
+
+    solver: str
+    status: str
+    seconds: float
+    attempts: list[Attempt] = field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=1)
+def mosek_usable() -> bool:
+    """True when MOSEK is importable and a tiny LP solves, i.e. a licence was found."""
+    if "MOSEK" not in cp.installed_solvers():
+        return False
+    try:
+        x = cp.Variable()
+        prob = cp.Problem(cp.Minimize(x), [x >= 1])
+        prob.solve(solver="MOSEK")
+        return prob.status == cp.OPTIMAL
+    except Exception:  # an unlicensed MOSEK raises its own error types; any failure means "skip"
+        return False
+
+
+def available_solvers() -> list[str]:
+    """Installed solvers that dualboost may use (MOSEK only when licensed)."""
+    installed = set(cp.installed_solvers())
+    names = [s for s in dict.fromkeys(LP_ORDER + EXP_ORDER) if s in installed]
+    if mosek_usable():
+        names.insert(0, "MOSEK")
+    return names
+
+
+def solver_order(kind: str, forced: str | None = None) -> list[str]:
+    """Solvers to try, in order, for a model of ``kind`` ('lp' or 'exp')."""
+    if kind not in ("lp", "exp"):
+        raise ValueError(f"unknown model kind {kind!r}")
+    if forced is not None:
+        name = forced.upper()
+        if name == "MOSEK" and not mosek_usable():
+            raise DualBoostInputError(
+                "solver MOSEK was requested but it is not installed or has no licence "
+                "(pip installs it unlicensed); choose CLARABEL, ECOS, SCS or HIGHS"
+            )
+        if name not in cp.installed_solvers():
+            raise DualBoostInputError(
+                f"solver {forced!r} is not installed; available: {', '.join(available_solvers())}"
+            )
+        if kind == "exp" and name == "HIGHS":
+            raise DualBoostInputError(
+                "HIGHS solves only linear programs; this model has exponential cones "
+                "(use CLARABEL, ECOS or SCS)"
+            )
+        return [name]
+    order = [s for s in (LP_ORDER if kind == "lp" else EXP_ORDER) if s in cp.installed_solvers()]
+    if mosek_usable():
+        order.insert(0, "MOSEK")
+    return order
+
+
+def solve(
+    problem: cp.Problem,
+    kind: str,
+    *,
+    solver: str | None = None,
+    certify: Callable[[], bool] | None = None,
+    order: Sequence[str] | None = None,
+) -> SolveRecord:
+    """Solve ``problem`` under the policy above and return the record of the accepted solve.
+
+    ``certify`` is called after an ``optimal`` or ``optimal_inaccurate`` solve: it returns True
+    when the formulation's own primal-dual gap check passes.
+    Raises :class:`SolverFailure` when no solver is accepted.
+    """
+    attempts: list[Attempt] = []
+    for name in order if order is not None else solver_order(kind, solver):
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                # the status carries the same information; the caller's certificate decides
+                warnings.simplefilter("ignore", UserWarning)
+                problem.solve(solver=name, **SOLVER_OPTIONS.get(name, {}))
+            status = problem.status
+            message = ""
+        except cp.error.SolverError as exc:
+            status, message = "solver_error", str(exc).splitlines()[0] if str(exc) else ""
+        except Exception as exc:  # e.g. licence errors raised by a commercial solver
+            status, message = "solver_error", f"{type(exc).__name__}: {exc}".splitlines()[0]
+        seconds = time.perf_counter() - start
+        attempts.append(Attempt(name, status, seconds, message))
+        if status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) and certify is not None:
+            accepted = bool(certify())
+            if not accepted:
+                attempts[-1].message = "certificate failed (primal-dual gap above tolerance)"
+        else:
+            accepted = status == cp.OPTIMAL
+        if accepted:
+            return SolveRecord(name, status, seconds, attempts)
+    summary = "; ".join(f"{a.solver}: {a.status}{' ' + a.message if a.message else ''}"
+                        for a in attempts)
+    raise SolverFailure(f"no solver produced an accepted solution ({summary})", attempts)
