@@ -1,4 +1,4 @@
-"""The formulation contract: a primal (d-domain) and a dual (w-domain) model of one boosting problem.
+"""The formulation contract: a primal (d-domain) and a dual (w-domain) model of a boosting problem.
 
 Vocabulary (thesis, Ch. 3 on): the *primal* is the problem over the distribution d on the N
 examples; the *dual* is the problem over the weights w on the t hypotheses, with psi (multipliers
@@ -87,7 +87,7 @@ class Certificate:
     """An exact bracket of the master problem's optimum built from a dual candidate w.
 
     ``psi`` and ``beta`` are optimal *for this w*, ``d`` is the feasible distribution they induce,
-    ``dual_value = Theta(w, psi) <= optimum <= primal_value = P(d)`` and ``gap`` is their difference.
+    ``dual_value = Theta(w, psi) <= optimum <= primal_value = P(d)``; ``gap`` is the difference.
     """
 
     w: np.ndarray

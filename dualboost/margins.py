@@ -1,8 +1,8 @@
 """Margins, edges and the soft margin of a combined hypothesis.
 
-Notation of the thesis (seed 000, Tables 2.1 and 3.1): ``U`` is N x t with ``U[n, q] = y_n h^q(x_n)``,
-the margin of example n under weights w is ``(U w)_n`` (Def. 2.2) and the edge of hypothesis q
-under d is ``u^q . d`` (Def. 2.1).
+Notation of the thesis (seed 000, Tables 2.1 and 3.1): ``U`` is N x t with
+``U[n, q] = y_n h^q(x_n)``, the margin of example n under weights w is ``(U w)_n``
+(Def. 2.2) and the edge of hypothesis q under d is ``u^q . d`` (Def. 2.1).
 """
 
 from __future__ import annotations

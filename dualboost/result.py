@@ -12,7 +12,8 @@ class IterationRecord:
     """One pass of the column-generation loop (thesis Algorithms 2.1 and 3.2).
 
     ``primal_before`` is P^t(d^{t-1}) (the new column against the old distribution),
-    ``primal`` and ``dual`` bracket the master optimum at t: P^t(d^t) >= optimum >= Theta^t(w^t, psi^t).
+    ``primal`` and ``dual`` bracket the master optimum at t:
+    P^t(d^t) >= optimum >= Theta^t(w^t, psi^t).
     For ERLPBoost ``delta_simple`` is delta^t and ``delta_practical`` is delta~^t (thesis §3.2.1-2);
     for LPBoost both hold min_q u^q.d^{q-1} - P_LP^t (Alg. 2.1 step c, with the certified lower
     bound Theta^t in place of P_LP^t). The last record of an ERLPBoost run has ``solved=False``:
