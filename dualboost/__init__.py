@@ -7,6 +7,7 @@ a time and certifies every solve by strong duality.
 
 from .engine import boost
 from .errors import DualBoostInputError, FormulationContractError, SolverFailure
+from .estimator import DualBoostClassifier
 from .formulation import Certificate, DualModel, DualPoint, Formulation, PrimalModel
 from .margins import soft_margin
 from .registry import available_formulations, load_formulation
@@ -17,5 +18,6 @@ __version__ = "0.1.0"
 __all__ = [
     "BoostResult", "Certificate", "DualBoostInputError", "DualModel", "DualPoint", "Formulation",
     "FormulationContractError", "IterationRecord", "PrimalModel", "SolverFailure",
+    "DualBoostClassifier",
     "available_formulations", "boost", "load_formulation", "soft_margin", "__version__",
 ]

@@ -312,7 +312,8 @@ def load_dataset(spec: str, label: str | None = None) -> Dataset:
         raise DualBoostInputError(f"data set spec must be a string or path, got {spec!r}")
     text = os.fspath(spec)
     stripped = text.strip()
-    if stripped == "breast_cancer" or stripped.startswith(_WORST_CASE_PREFIX):
+    is_worst_case = stripped == _WORST_CASE_PREFIX or stripped.startswith(_WORST_CASE_PREFIX + ":")
+    if stripped == "breast_cancer" or is_worst_case:
         if label is not None:
             raise DualBoostInputError(
                 f"label={label!r} applies only to CSV files, not to built-in {stripped!r}"

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .errors import DualBoostInputError
 from .formulation import Formulation
 from .margins import soft_margin
 from .result import BoostResult, IterationRecord
@@ -69,9 +70,9 @@ def boost(
     fails hands over to the next one in :mod:`dualboost.solvers`' order.
     """
     if stopping not in STOPPING_RULES:
-        raise ValueError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
-    if int(max_iter) < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+        raise DualBoostInputError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
+    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise DualBoostInputError(f"max_iter must be a positive integer, got {max_iter!r}")
     eps = formulation.eps
     gap_tol = eps / 100 if gap_tol is None else float(gap_tol)
     N = formulation.N

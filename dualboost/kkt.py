@@ -9,8 +9,10 @@ Lagrangian in d is *linear* in the multipliers:
 
 where ``rhs = -grad of the regularizer at d`` (``-(1/eta)(1 + ln(d/d0))`` for ERLPBoost, 0 for the
 LP) and ``Z = {n : d_n = 0}`` carries the multipliers ``mu`` of ``d >= 0`` (only when that bound is
-explicit, as in the LP). The system has N + 1 rows and is solved by bounded least squares
-(w, psi, mu >= 0, beta free), as Appendix A recommends; the residual certifies consistency.
+explicit, as in the LP). As in the spec's practical recipe (D1.3), the interior rows and
+``sum(w) = 1`` are solved by bounded least squares (w >= 0, beta free; Appendix A recommends least
+squares), then psi and mu are read off the capped and zero rows; the residual certifies
+consistency.
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ def active_set_multipliers(
 
     ``row_weights`` scales the N stationarity rows. Entropic regularizers pass ``d / max(d)``:
     the right-hand side holds ``ln d_n``, whose error is ``(error of d_n) / d_n``, so unweighted
-    rows of tiny d_n would let solver round-off dominate. The residual is reported unweighted
-    over the rows with weight >= 1e-3 and weighted elsewhere.
+    rows of tiny d_n would let solver round-off dominate. The residual is the largest weighted
+    violation: of the interior rows, of sum(w) = 1, and of psi >= 0 and mu >= 0.
     """
     U = np.asarray(U, dtype=float)
     d = np.asarray(d, dtype=float)
@@ -57,32 +59,30 @@ def active_set_multipliers(
     gamma = edges.max()
     active_w = np.flatnonzero(gamma - edges <= tol)
     # nu = 1 (hard margin): the caps d_n <= 1 are implied by the simplex and are not modelled.
-    has_caps = nu > 1
-    active_psi = np.flatnonzero(1.0 / nu - d <= tol) if has_caps else np.array([], dtype=int)
-    zero = np.flatnonzero(d <= tol) if explicit_nonnegativity else np.array([], dtype=int)
-    zero = np.setdiff1d(zero, active_psi)
+    capped = (1.0 / nu - d <= tol) if nu > 1 else np.zeros(N, dtype=bool)
+    zero = (d <= tol) & ~capped if explicit_nonnegativity else np.zeros(N, dtype=bool)
+    interior = ~capped & ~zero
+    weights = np.ones(N) if row_weights is None else np.clip(row_weights, 0.0, 1.0)
 
-    blocks = [U[:, active_w], np.eye(N)[:, active_psi], -np.eye(N)[:, zero], np.ones((N, 1))]
-    A = np.hstack(blocks)
-    norm_row = np.zeros(A.shape[1])
-    norm_row[: active_w.size] = 1.0
-    A = np.vstack([A, norm_row])
-    b = np.concatenate([rhs, [1.0]])
-    weights = np.ones(N + 1)
-    if row_weights is not None:
-        weights[:N] = np.clip(row_weights, 0.0, 1.0)
-    nonneg = active_w.size + active_psi.size + zero.size
-    lower = np.concatenate([np.zeros(nonneg), [-np.inf]])
-    upper = np.full(nonneg + 1, np.inf)
-    sol = lsq_linear(A * weights[:, None], b * weights, bounds=(lower, upper), method="bvls",
+    # Each capped (zero) row has its own multiplier psi_n (mu_n), which absorbs it: only the
+    # interior rows and sum(w) = 1 determine (w_A, beta). A small bounded least-squares problem.
+    U_A = U[:, active_w]
+    A = np.vstack([np.column_stack([U_A[interior], np.ones(interior.sum())])
+                   * weights[interior, None],
+                   np.append(np.ones(active_w.size), 0.0)])
+    b = np.append(rhs[interior] * weights[interior], 1.0)
+    lower = np.append(np.zeros(active_w.size), -np.inf)
+    sol = lsq_linear(A, b, bounds=(lower, np.full(active_w.size + 1, np.inf)), method="bvls",
                      tol=1e-14, lsmr_tol="auto")
-    x = sol.x
-    report = np.where(weights >= 1e-3, 1.0, weights)
-    residual = float(np.linalg.norm((A @ x - b) * report, ord=np.inf))
+    w_A, beta = sol.x[:-1], float(sol.x[-1])
 
+    slack = rhs - U_A @ w_A - beta  # = psi_n on capped rows, = -mu_n on zero rows
+    violations = [np.abs(A @ sol.x - b).max(initial=0.0),
+                  np.clip(-slack[capped], 0.0, None).max(initial=0.0),
+                  np.clip(slack[zero], 0.0, None).max(initial=0.0)]
     w = np.zeros(t)
-    w[active_w] = x[: active_w.size]
+    w[active_w] = w_A
     psi = np.zeros(N)
-    psi[active_psi] = x[active_w.size : active_w.size + active_psi.size]
-    return KKTRecovery(w=w, psi=psi, beta=float(x[-1]), residual=residual,
-                       active_w=active_w, active_psi=active_psi)
+    psi[capped] = np.clip(slack[capped], 0.0, None)
+    return KKTRecovery(w=w, psi=psi, beta=beta, residual=float(max(violations)),
+                       active_w=active_w, active_psi=np.flatnonzero(capped))

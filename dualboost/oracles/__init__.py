@@ -1,0 +1,51 @@
+"""Weak learners: exact maximum-edge oracles over decision stumps, raw features, or a given matrix.
+
+Every oracle follows :class:`Oracle`: ``fit(X, y)`` once, then ``best(d)`` returns the hypothesis
+of maximum edge ``u . d`` (``u = y * h(X)``) and its column, and ``all_columns()`` lists every
+distinct column of the class for certifying the optimum with the full LP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import DualBoostInputError
+from .base import Hypothesis, Oracle, distinct_columns
+from .finite import Column, FiniteColumnOracle
+from .raw import RawFeature, RawFeatureOracle
+from .stumps import Stump, StumpOracle
+
+ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "finite")
+
+__all__ = [
+    "ORACLE_NAMES",
+    "Column",
+    "FiniteColumnOracle",
+    "Hypothesis",
+    "Oracle",
+    "RawFeature",
+    "RawFeatureOracle",
+    "Stump",
+    "StumpOracle",
+    "distinct_columns",
+    "make_oracle",
+]
+
+
+def make_oracle(name: str, hypotheses: Any = None) -> Oracle:
+    """A new, unfitted oracle by name: "stumps", "raw" or "finite".
+
+    ``hypotheses`` (an N x J matrix with entries in [-1, 1]) is required by "finite" and
+    rejected by the others, so that a matrix is never silently ignored.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key == "finite":
+        if hypotheses is None:
+            raise DualBoostInputError("oracle 'finite' needs a hypothesis matrix (hypotheses=...)")
+        return FiniteColumnOracle(hypotheses)
+    if key in ("stumps", "raw"):
+        if hypotheses is not None:
+            raise DualBoostInputError(f"oracle {key!r} takes no hypothesis matrix; "
+                                      "use 'finite' for a given matrix")
+        return StumpOracle() if key == "stumps" else RawFeatureOracle()
+    raise DualBoostInputError(f"unknown oracle {name!r}; valid names: {', '.join(ORACLE_NAMES)}")

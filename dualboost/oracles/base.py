@@ -1,0 +1,183 @@
+"""Weak learners ("oracles") and the hypotheses they return.
+
+Notation (thesis Tables 2.1 and 3.1): the examples are ``(x_n, y_n)``, n = 1..N, with
+``y_n in {-1, +1}``. A hypothesis ``h`` maps an example to ``[-1, 1]``; its *column* is
+``u = y * h(X)`` (elementwise), a vector in ``[-1, 1]^N``, and its *edge* under a distribution
+``d`` is ``u . d`` (Def. 2.1). An oracle knows a class H of hypotheses and, given ``d``, returns
+a hypothesis of maximum edge over H -- exactly, because column generation certifies optimality
+only when the oracle's answer really is the maximum.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ..errors import DualBoostInputError
+
+
+class Hypothesis(ABC):
+    """A map from examples to ``[-1, 1]``.
+
+    Subclasses are small picklable value objects (frozen dataclasses), so their ``repr`` shows
+    every parameter and two equal hypotheses compare equal.
+    """
+
+    @abstractmethod
+    def predict(self, X: Any) -> np.ndarray:
+        """Predictions on the M rows of ``X``: float array, shape (M,), values in [-1, 1]."""
+
+    @abstractmethod
+    def describe(self) -> dict:
+        """A JSON-serializable description (plain ints, floats, strings and None only)."""
+
+    def column(self, X: Any, y: np.ndarray) -> np.ndarray:
+        """The column ``u = y * h(X)`` of this hypothesis on labelled examples."""
+        return np.asarray(y, dtype=float) * self.predict(X)
+
+
+class Oracle(ABC):
+    """Exact maximum-edge weak learner over a fixed hypothesis class.
+
+    Use: ``oracle.fit(X, y)`` once, then ``oracle.best(d)`` for each distribution ``d``.
+    """
+
+    #: Short name used by :func:`dualboost.oracles.make_oracle` and in reports.
+    name: str = ""
+
+    _n_examples: int | None = None
+
+    @property
+    def n_examples(self) -> int:
+        """N, the number of training examples given to :meth:`fit`."""
+        self._check_fitted()
+        assert self._n_examples is not None
+        return self._n_examples
+
+    @abstractmethod
+    def fit(self, X: Any, y: Any) -> Oracle:
+        """One-time set-up on the training examples; ``y`` holds -1.0 / +1.0. Returns self."""
+
+    @abstractmethod
+    def best(self, d: Any) -> tuple[Hypothesis, np.ndarray]:
+        """A hypothesis of maximum edge ``u . d`` over the class, and its column ``u`` (shape (N,)).
+
+        ``d`` is normally a distribution, but any finite weight vector of shape (N,) is accepted
+        (solvers return entries like -1e-16); the answer is the exact maximizer for the given
+        weights, ties broken by the first hypothesis in the class's fixed enumeration order.
+        """
+
+    @abstractmethod
+    def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
+        """Every distinct column of the class on the training set, as an N x K matrix.
+
+        Duplicated columns are removed, keeping the first in the class's enumeration order
+        (the order ``best`` uses for ties); the list gives the matching hypotheses. Solving the
+        LP over all K columns certifies the optimum that column generation reaches.
+        """
+
+    # --- shared helpers ----------------------------------------------------------------------
+
+    def _check_fitted(self) -> None:
+        if self._n_examples is None:
+            raise DualBoostInputError(
+                f"{type(self).__name__} is not fitted; call fit(X, y) first"
+            )
+
+    def _check_d(self, d: Any) -> np.ndarray:
+        self._check_fitted()
+        return as_weights(d, self.n_examples)
+
+
+def as_float_array(a: Any, what: str) -> np.ndarray:
+    """``np.asarray(a, float)`` that turns every conversion failure into one clear input error."""
+    if a is None:
+        raise DualBoostInputError(f"{what} is required, got None")
+    if np.iscomplexobj(a):
+        # A silent cast would drop the imaginary part.
+        raise DualBoostInputError(f"{what} must be real, got complex values")
+    try:
+        return np.asarray(a, dtype=float)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DualBoostInputError(f"{what} must be numeric: {msg}") from None
+
+
+def as_feature_matrix(X: Any, what: str = "X") -> np.ndarray:
+    """Validate a feature matrix: 2-D float array, at least one row and column, all finite."""
+    X = as_float_array(X, what)
+    if X.ndim != 2:
+        raise DualBoostInputError(f"{what} must be a 2-D array (examples x features), "
+                                  f"got shape {X.shape}")
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise DualBoostInputError(f"{what} must have at least one row and one column, "
+                                  f"got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        bad = int(np.count_nonzero(~np.isfinite(X)))
+        raise DualBoostInputError(f"{what} must be finite, found {bad} NaN or infinite value(s)")
+    return X
+
+
+def as_labels(y: Any, n_examples: int) -> np.ndarray:
+    """Validate labels: shape (N,), every entry exactly -1 or +1; returned as floats."""
+    y = as_float_array(y, "y")
+    if y.ndim != 1 or y.shape[0] != n_examples:
+        raise DualBoostInputError(f"y must have shape ({n_examples},) to match the examples, "
+                                  f"got shape {y.shape}")
+    bad = ~((y == 1.0) | (y == -1.0))
+    if np.any(bad):
+        values = np.unique(y[bad])[:5]
+        raise DualBoostInputError(f"y must contain only -1 and +1, found {values.tolist()}")
+    return y
+
+
+def as_weights(d: Any, n_examples: int) -> np.ndarray:
+    """Validate a weight vector ``d``: shape (N,), finite."""
+    d = as_float_array(d, "d")
+    if d.ndim != 1 or d.shape[0] != n_examples:
+        raise DualBoostInputError(f"d must have shape ({n_examples},), got shape {d.shape}")
+    if not np.all(np.isfinite(d)):
+        raise DualBoostInputError("d must be finite, found NaN or infinite values")
+    return d
+
+
+def distinct_columns(
+    U: np.ndarray, hypotheses: list[Hypothesis]
+) -> tuple[np.ndarray, list[Hypothesis]]:
+    """Drop repeated columns of ``U`` (and their hypotheses), keeping first occurrences in order."""
+    # +0.0 maps -0.0 to 0.0, so byte-hashing compares values, not sign bits of zeros.
+    normalized = np.ascontiguousarray(U.T + 0.0)
+    seen: set[bytes] = set()
+    keep: list[int] = []
+    for k, row in enumerate(normalized):
+        key = row.tobytes()
+        if key not in seen:
+            seen.add(key)
+            keep.append(k)
+    return U[:, keep], [hypotheses[k] for k in keep]
+
+
+def check_predict_input(
+    X: Any, column: int, owner: str, n_columns: int | None = None
+) -> np.ndarray:
+    """Validate ``X`` given to ``predict`` and return its finite column ``column`` (shape (M,)).
+
+    Only the column a hypothesis reads is checked for finiteness: an ensemble predicts with many
+    hypotheses, and re-scanning all of X for each would cost O(M F) instead of O(M).
+    """
+    X = as_float_array(X, "X")
+    if X.ndim != 2:
+        raise DualBoostInputError(f"{owner}.predict needs a 2-D X, got shape {X.shape}")
+    if n_columns is not None and X.shape[1] != n_columns:
+        raise DualBoostInputError(f"{owner}.predict needs exactly {n_columns} column(s) in X, "
+                                  f"got shape {X.shape}")
+    if X.shape[1] <= column:
+        raise DualBoostInputError(f"{owner}.predict needs at least {column + 1} column(s) in X, "
+                                  f"got shape {X.shape}")
+    x = X[:, column]
+    if not np.all(np.isfinite(x)):
+        raise DualBoostInputError(f"{owner}.predict: column {column} of X must be finite, "
+                                  "found NaN or infinite values")
+    return x

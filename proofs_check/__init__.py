@@ -1,0 +1,79 @@
+"""Symbolic (sympy) and numeric checks of the derivations and lemmas dualboost relies on.
+
+Every check is a function returning a :class:`CheckResult`; it computes the quantity in
+question and compares it with the thesis's claim (Glocer 2009), so it can fail.  Most checks
+take a keyword argument that switches to a deliberately wrong variant (e.g. the thesis's
+misprinted -psi, erratum #16) which must make them fail; see ``tests/test_proofs_check.py``.
+
+Run ``python -m proofs_check`` for a table; it exits with status 1 if any check fails.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+
+from .bounds import (
+    check_binary_entropy_bound,
+    check_iteration_bound_algebra,
+    check_regularizer_contribution,
+    check_relative_entropy_bound,
+)
+from .duality import (
+    check_erlpboost_dual_derivation,
+    check_erlpboost_value_identity,
+    check_unnormalized_dual,
+)
+from .lemmas import (
+    check_alpha_maximizer,
+    check_cosh_bound,
+    check_dual_increase_identity,
+    check_hoeffding_log_inequality,
+    check_lemma_3_9,
+    check_progress_chain,
+)
+from .lpboost import check_lpboost_lower_bound_instance, check_lpboost_soft_margin
+from .result import CheckResult
+
+__all__ = ["ALL_CHECKS", "CheckResult", "run_all", "run_check"]
+
+ALL_CHECKS: list[Callable[[], CheckResult]] = [
+    check_erlpboost_dual_derivation,  # 1: Lemma 3.6, (3.10)-(3.16)
+    check_erlpboost_value_identity,  # 2: P^t(d^t) = -1/eta - beta - sum psi/nu
+    check_unnormalized_dual,  # 3: §3.2.6, (3.19) -> (3.10)
+    check_lpboost_soft_margin,  # 4: (2.2) = (2.3), slack rule (erratum #2)
+    check_hoeffding_log_inequality,  # 5a: Lemma 3.7 step 4
+    check_cosh_bound,  # 5b: (3.24)
+    check_dual_increase_identity,  # 5c: Lemma 3.7 exact identity
+    check_alpha_maximizer,  # 5d: alpha* = x.d/(4 eta)
+    check_progress_chain,  # 5e: Lemma 3.7 steps 3-5 numerically
+    check_lemma_3_9,  # 6: Lemma 3.9
+    check_iteration_bound_algebra,  # 7: Thms 3.10 / 3.12
+    check_relative_entropy_bound,  # 8a: Delta <= ln(N/nu)
+    check_binary_entropy_bound,  # 8b: Delta_{2,nu} <= ln(N/nu) + 1
+    check_regularizer_contribution,  # 9: Lemma 3.3, (3.7)
+    check_lpboost_lower_bound_instance,  # 10: Thm 2.5, Fig. 2.8
+]
+
+
+def run_check(check: Callable[[], CheckResult]) -> CheckResult:
+    """Run one check; an exception becomes a failed :class:`CheckResult`."""
+    try:
+        return check()
+    except Exception as exc:  # a crashing check is a failing check
+        tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return CheckResult(check.__name__, "?", False, f"raised {tb}")
+
+
+def run_all(timings: dict[str, float] | None = None) -> list[CheckResult]:
+    """Run every check in :data:`ALL_CHECKS` (in order).  If ``timings`` is given, the wall
+    time of each check (seconds) is stored in it under the check's ``name``."""
+    results = []
+    for check in ALL_CHECKS:
+        t0 = time.perf_counter()
+        res = run_check(check)
+        if timings is not None:
+            timings[res.name] = time.perf_counter() - t0
+        results.append(res)
+    return results

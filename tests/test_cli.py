@@ -1,0 +1,448 @@
+"""Tests of the ``dualboost`` command line (``dualboost.cli``).
+
+Runs are kept tiny (``worst_case:N`` instances, ``--max-iter 5`` on breast_cancer) so that the
+whole file stays well under a minute; most tests call ``main([...])`` in-process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import json
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dualboost
+from dualboost import cli
+from dualboost.cli import main
+from dualboost.data import load_dataset, lpboost_worst_case
+from dualboost.errors import SolverFailure
+from dualboost.margins import soft_margin
+from dualboost.oracles.stumps import Stump
+from dualboost.result import IterationRecord
+
+REPO = Path(__file__).resolve().parent.parent
+
+REQUIRED_KEYS = {
+    "formulation", "N", "nu", "eps", "eta", "iterations", "primal_objective",
+    "dual_objective", "duality_gap", "soft_margin", "train_error", "weights", "hypotheses",
+    "history", "solver", "seconds", "status", "message", "stopping", "data",
+    "master_seconds", "oracle_seconds", "dualboost_version",
+}
+RECORD_KEYS = {f.name for f in dataclasses.fields(IterationRecord)}
+
+
+def _reject_constant(name: str) -> None:
+    raise AssertionError(f"JSON contains the non-standard constant {name}")
+
+
+def load_json(path: Path) -> dict:
+    """Parse strictly: NaN/Infinity in the file fail the test."""
+    return json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """main(argv) with stdout/stderr captured (usable outside function-scoped fixtures)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def check_common(doc: dict) -> None:
+    """Consistency that every run's JSON must satisfy."""
+    assert REQUIRED_KEYS <= doc.keys()
+    assert doc["iterations"] == len(doc["weights"]) == len(doc["hypotheses"]) >= 1
+    assert doc["duality_gap"] == pytest.approx(doc["primal_objective"] - doc["dual_objective"],
+                                               abs=1e-15)
+    assert doc["primal_objective"] >= doc["dual_objective"] - 1e-9
+    assert 0.0 <= doc["train_error"] <= 1.0
+    assert 1 <= doc["nu"] <= doc["N"]
+    assert doc["dualboost_version"] == dualboost.__version__
+    assert all(w >= -1e-9 for w in doc["weights"])
+    assert sum(doc["weights"]) == pytest.approx(1.0, abs=1e-6)
+    assert doc["history"], "history must not be empty"
+    for record in doc["history"]:
+        assert set(record) == RECORD_KEYS
+    solved = [r for r in doc["history"] if r["solved"]]
+    assert len(solved) == doc["iterations"]
+    assert doc["solver"] == solved[-1]["solver"]
+    assert [r["t"] for r in doc["history"]] == list(range(1, len(doc["history"]) + 1))
+
+
+def check_margins(doc: dict, U: np.ndarray) -> None:
+    """soft_margin and train_error recomputed from the weights and the columns U (N x T)."""
+    margins = U @ np.asarray(doc["weights"])
+    assert doc["soft_margin"] == pytest.approx(soft_margin(margins, doc["nu"]), abs=1e-9)
+    assert doc["train_error"] == pytest.approx(float(np.mean(margins <= 0)), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# successful runs
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def breast_cancer_run(tmp_path_factory) -> tuple[int, str, str, dict]:
+    out = tmp_path_factory.mktemp("bc") / "run.json"
+    code, stdout, stderr = run_cli(["fit", "--data", "breast_cancer", "--nu-frac", "0.2",
+                                    "--max-iter", "5", "--json", str(out)])
+    return code, stdout, stderr, load_json(out)
+
+
+def test_breast_cancer_run(breast_cancer_run) -> None:
+    code, stdout, stderr, doc = breast_cancer_run
+    assert code == 0
+    check_common(doc)
+    assert doc["formulation"] == "erlpboost"
+    assert doc["data"] == "breast_cancer"
+    assert doc["N"] == 569
+    assert doc["nu"] == pytest.approx(0.2 * 569)
+    assert doc["eps"] == 0.01
+    assert doc["eta"] > 0  # the theory's value, filled in
+    assert doc["stopping"] == "practical"
+    assert doc["oracle"] == "stumps"
+    # Five master solves cannot reach eps = 0.01: a max_iter stop, still exit 0, and said so.
+    assert doc["status"] == "max_iter" and doc["success"] is False
+    assert doc["iterations"] == 5
+    assert "NOT converged" in stdout and "max-iter" in stdout
+    for word in ("erlpboost", "569", "soft margin", "train error", "seconds"):
+        assert word in stdout
+    # stderr is not a terminal here: plain progress lines (t = 1 only in five iterations).
+    assert "Traceback" not in stderr
+    assert [line.split()[0] for line in stderr.splitlines()] == ["t=1"]
+
+    ds = load_dataset("breast_cancer")
+    stumps = [Stump(h["feature"], -np.inf if h["threshold"] is None else h["threshold"],
+                    h["sign"]) for h in doc["hypotheses"]]
+    assert all(h["type"] == "stump" for h in doc["hypotheses"])
+    U = np.column_stack([ds.y * s.predict(ds.X) for s in stumps])
+    check_margins(doc, U)
+
+
+def test_worst_case_lpboost(tmp_path, capsys) -> None:
+    out = tmp_path / "wc.json"
+    code = main(["fit", "--data", "worst_case:10", "--formulation", "lpboost", "--nu", "1",
+                 "--json", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.err == ""  # --quiet
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["formulation"] == "lpboost"
+    assert doc["status"] == "converged" and doc["success"] is True
+    assert doc["eta"] is None
+    assert doc["stopping"] == "lp"
+    assert doc["oracle"] == "finite"
+    assert doc["nu"] == 1.0 and doc["N"] == 10
+    assert all(h["type"] == "column" for h in doc["hypotheses"])
+    H = lpboost_worst_case(10)
+    U = H[:, [h["index"] for h in doc["hypotheses"]]]  # all labels are +1
+    check_margins(doc, U)
+    # LPBoost needs N/2 + 1 iterations on this instance (thesis Theorem 2.5).
+    assert doc["iterations"] == 6
+    assert doc["duality_gap"] <= doc["eps"]
+    assert all(r["solved"] for r in doc["history"])  # LPBoost keeps every solved column
+
+
+def test_progress_lines_every_ten_iterations(capsys) -> None:
+    code = main(["fit", "--data", "worst_case:40", "--formulation", "lpboost"])
+    captured = capsys.readouterr()
+    assert code == 0
+    # 21 iterations on worst_case:40: lines at t = 1, 10, 20 only.
+    assert [line.split()[0] for line in captured.err.splitlines()] == ["t=1", "t=10", "t=20"]
+    assert "converged" in captured.out
+
+
+def test_python_dash_m(tmp_path) -> None:
+    out = tmp_path / "m.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "dualboost", "fit", "--data", "worst_case:6", "--formulation",
+         "lpboost", "--json", str(out)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "lpboost" in proc.stdout
+    assert "Traceback" not in proc.stderr
+    check_common(load_json(out))
+
+
+def test_help_lists_subcommands(capsys) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "fit" in out and "verify" in out
+    assert main(["fit", "--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--data", "--nu-frac", "--hypotheses", "--stopping", "--json", "--quiet"):
+        assert option in out
+
+
+def _write_csv(path: Path, n: int = 24, seed: int = 0, label_values=("no", "yes")) -> None:
+    rng = np.random.default_rng(seed)
+    lines = ["a,target,b"]
+    for i in range(n):
+        cls = i % 2
+        a = rng.normal(loc=2.0 * cls, scale=0.5)
+        b = rng.normal()
+        lines.append(f"{a:.4f},{label_values[cls]},{b:.4f}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_csv_with_label_column(tmp_path, capsys) -> None:
+    data = tmp_path / "toy.csv"
+    _write_csv(data)
+    out = tmp_path / "toy.json"
+    code = main(["fit", "--data", str(data), "--label", "target", "--formulation", "lpboost",
+                 "--nu", "2", "--json", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["N"] == 24 and doc["nu"] == 2.0
+    assert doc["label"] == "target"
+    assert doc["classes"] == ["no", "yes"]
+    # Features are columns a and b (0 and 1): stumps may use only those.
+    assert {h["feature"] for h in doc["hypotheses"]} <= {0, 1}
+
+
+def test_raw_oracle(tmp_path, capsys) -> None:
+    data = tmp_path / "toy.csv"
+    _write_csv(data)
+    out = tmp_path / "raw.json"
+    code = main(["fit", "--data", str(data), "--label", "target", "--oracle", "raw",
+                 "--formulation", "lpboost", "--nu", "2", "--json", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["oracle"] == "raw"
+    assert all(h["type"] == "raw" for h in doc["hypotheses"])
+
+
+def test_hypotheses_file(tmp_path, capsys) -> None:
+    data = tmp_path / "toy.csv"
+    _write_csv(data, n=20)
+    rng = np.random.default_rng(1)
+    H = rng.choice([-1.0, 0.5, 1.0], size=(20, 7))
+    hyp = tmp_path / "H.npy"
+    np.save(hyp, H)
+    out = tmp_path / "h.json"
+    code = main(["fit", "--data", str(data), "--label", "target", "--hypotheses", str(hyp),
+                 "--formulation", "lpboost", "--nu", "3", "--json", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["oracle"] == "finite"
+    assert doc["hypotheses_file"] == str(hyp)
+    ds = load_dataset(str(data), label="target")
+    U = ds.y[:, None] * H[:, [h["index"] for h in doc["hypotheses"]]]
+    check_margins(doc, U)
+
+
+def test_formulation_by_path(tmp_path, capsys) -> None:
+    path = tmp_path / "my_lpboost.py"
+    shutil.copy(REPO / "formulations" / "lpboost.py", path)
+    out = tmp_path / "p.json"
+    code = main(["fit", "--data", "worst_case:8", "--formulation", str(path), "--json",
+                 str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["formulation"] == "lpboost"
+    assert doc["formulation_spec"] == str(path)
+
+
+def test_erlpboost_on_worst_case_converges(tmp_path, capsys) -> None:
+    out = tmp_path / "e.json"
+    code = main(["fit", "--data", "worst_case:10", "--eps", "0.1", "--stopping", "simple",
+                 "--json", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["status"] == "converged" and doc["stopping"] == "simple"
+    # The stopping record of ERLPBoost is never solved: its hypothesis is discarded.
+    assert doc["history"][-1]["solved"] is False
+    assert len(doc["history"]) == doc["iterations"] + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input: exit 2, one line, no traceback
+# ---------------------------------------------------------------------------------------------
+
+
+def _assert_one_line_error(code: int, err: str, expected: int = 2) -> str:
+    assert code == expected, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("dualboost: error: ")
+    return lines[0]
+
+
+def _bad_files(tmp: Path) -> dict[str, Path]:
+    files = {}
+    (tmp / "nan.csv").write_text("x1,x2,y\n1,2,0\nnan,1,1\n3,4,0\n")
+    (tmp / "inf.csv").write_text("x1,x2,y\n1,2,0\ninf,1,1\n3,4,0\n")
+    (tmp / "three.csv").write_text("x,y\n1,a\n2,b\n3,c\n4,a\n")
+    (tmp / "one.csv").write_text("x,y\n1,a\n2,a\n")
+    (tmp / "empty.csv").write_text("")
+    (tmp / "header_only.csv").write_text("x,y\n")
+    (tmp / "no_methods.py").write_text(
+        "from dualboost.formulation import Formulation\n"
+        "class Half(Formulation):\n"
+        "    name = 'half'\n"
+        "    kind = 'lp'\n"
+        "    regularized = False\n"
+        "    def primal(self, U):\n"
+        "        return None\n"
+        "FORMULATION = Half\n")
+    (tmp / "no_class.py").write_text("x = 1\n")
+    (tmp / "syntax.py").write_text("def broken(:\n")
+    (tmp / "raises.py").write_text(
+        "from formulations.lpboost import LPBoost\n"
+        "class Broken(LPBoost):\n"
+        "    name = 'broken'\n"
+        "    def primal(self, U):\n"
+        "        raise RuntimeError('boom')\n"
+        "FORMULATION = Broken\n")
+    np.save(tmp / "big.npy", np.full((10, 3), 1.5))
+    np.save(tmp / "rows.npy", np.ones((9, 3)))
+    np.save(tmp / "flat.npy", np.ones(10))
+    np.save(tmp / "nanh.npy", np.full((10, 2), np.nan))
+    np.save(tmp / "obj.npy", np.array([None, 1], dtype=object), allow_pickle=True)
+    (tmp / "text.npy").write_text("not numpy\n")
+    for name in ("nan.csv", "inf.csv", "three.csv", "one.csv", "empty.csv", "header_only.csv",
+                 "no_methods.py", "no_class.py", "syntax.py", "raises.py", "big.npy",
+                 "rows.npy", "flat.npy", "nanh.npy", "obj.npy", "text.npy"):
+        files[name] = tmp / name
+    return files
+
+
+WC = ["fit", "--data", "worst_case:10"]
+WC_LP = WC + ["--formulation", "lpboost"]
+
+BAD_INPUTS = {
+    "nan features": (["fit", "--data", "{nan.csv}"], "non-finite"),
+    "inf features": (["fit", "--data", "{inf.csv}"], "non-finite"),
+    "three classes": (["fit", "--data", "{three.csv}"], "2 distinct classes"),
+    "one class": (["fit", "--data", "{one.csv}"], "2 distinct classes"),
+    "empty csv": (["fit", "--data", "{empty.csv}"], "empty"),
+    "header only": (["fit", "--data", "{header_only.csv}"], "no data rows"),
+    "missing data": (["fit", "--data", "{tmp}/nope.csv"], "no such data file"),
+    "unknown builtin": (["fit", "--data", "worst_case:7"], "even"),
+    "label on builtin": (WC + ["--label", "y"], "only to CSV"),
+    "unknown label": (["fit", "--data", "{three.csv}", "--label", "zzz"], "not found"),
+    "nu below 1": (WC + ["--nu", "0.5"], "nu must be a count"),
+    "nu above N": (WC + ["--nu", "11"], "nu must be a count"),
+    "nu nan": (WC + ["--nu", "nan"], "nu must be a count"),
+    "nu_frac above 1": (WC + ["--nu-frac", "1.5"], "nu_frac"),
+    "nu_frac too small": (WC + ["--nu-frac", "0.05"], "< 1"),
+    "eps zero": (WC + ["--eps", "0"], "eps"),
+    "eps negative": (WC + ["--eps", "-0.1"], "eps"),
+    "eps not a number": (WC + ["--eps", "abc"], "--eps"),
+    "eta negative": (WC + ["--eta", "-1"], "eta"),
+    "nu and nu_frac": (WC + ["--nu", "2", "--nu-frac", "0.5"], "not allowed"),
+    "missing --data": (["fit"], "--data"),
+    "no command": ([], "required"),
+    "unknown command": (["frobnicate"], "invalid choice"),
+    "max_iter zero": (WC + ["--max-iter", "0"], "positive integer"),
+    "unknown stopping": (WC + ["--stopping", "lazy"], "invalid choice"),
+    "unknown formulation": (WC + ["--formulation", "nosuch"], "unknown formulation"),
+    "missing formulation file": (WC + ["--formulation", "{tmp}/nope.py"], "no such"),
+    "formulation lacks methods": (WC + ["--formulation", "{no_methods.py}"], "does not implement"),
+    "formulation without class": (WC + ["--formulation", "{no_class.py}"], "Formulation"),
+    "formulation syntax error": (WC + ["--formulation", "{syntax.py}"], "does not import"),
+    "formulation raises": (WC + ["--formulation", "{raises.py}"], "boom"),
+    "hypotheses out of range": (WC + ["--hypotheses", "{big.npy}"], "[-1, 1]"),
+    "hypotheses wrong rows": (WC + ["--hypotheses", "{rows.npy}"], "9 rows"),
+    "hypotheses 1-D": (WC + ["--hypotheses", "{flat.npy}"], "2-D"),
+    "hypotheses NaN": (WC + ["--hypotheses", "{nanh.npy}"], "finite"),
+    "hypotheses pickled": (WC + ["--hypotheses", "{obj.npy}"], "objects"),
+    "hypotheses not npy": (WC + ["--hypotheses", "{text.npy}"], "not a .npy"),
+    "missing hypotheses": (WC + ["--hypotheses", "{tmp}/nope.npy"], "no such"),
+    "oracle and hypotheses": (WC + ["--oracle", "raw", "--hypotheses", "{big.npy}"],
+                              "not allowed"),
+    "oracle on worst_case": (WC + ["--oracle", "stumps"], "does not apply"),
+    "unknown solver": (WC_LP + ["--solver", "NOPE"], "not installed"),
+    "LP solver for exp cones": (WC + ["--solver", "HIGHS"], "HIGHS"),
+    "json dir missing": (WC + ["--json", "{tmp}/no/dir/x.json"], "does not exist"),
+    "json is a dir": (WC + ["--json", "{tmp}"], "directory"),
+}
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory) -> dict[str, str]:
+    tmp = tmp_path_factory.mktemp("bad")
+    names = {name: str(path) for name, path in _bad_files(tmp).items()}
+    names["tmp"] = str(tmp)
+    return names
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_exits_2_with_one_line(case, bad_files, capsys) -> None:
+    argv, fragment = BAD_INPUTS[case]
+    for name, path in bad_files.items():  # file names contain dots, so no str.format
+        argv = [a.replace("{" + name + "}", path) for a in argv]
+    code = main(argv)
+    captured = capsys.readouterr()
+    line = _assert_one_line_error(code, captured.err)
+    assert fragment in line, line
+    assert captured.out == ""
+
+
+def test_bad_input_via_console_script_has_no_traceback(tmp_path) -> None:
+    """The real process too: one line on stderr, exit 2 (argparse and library errors alike)."""
+    for argv in (["fit", "--data", "worst_case:10", "--nu", "0"], ["fit", "--eps", "x"]):
+        proc = subprocess.run([sys.executable, "-m", "dualboost", *argv], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=120)
+        _assert_one_line_error(proc.returncode, proc.stderr)
+
+
+def test_solver_failure_exits_1(monkeypatch, capsys) -> None:
+    import dualboost.api
+
+    def failing_run(*args, **kwargs):
+        raise SolverFailure("no solver produced an accepted solution (HIGHS: infeasible)")
+
+    monkeypatch.setattr(dualboost.api, "run", failing_run)
+    code = main(WC_LP + ["--quiet"])
+    line = _assert_one_line_error(code, capsys.readouterr().err, expected=1)
+    assert "no solver" in line
+
+
+# ---------------------------------------------------------------------------------------------
+# verify dispatch and helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def test_verify_dispatch(monkeypatch) -> None:
+    seen = {}
+
+    def fake_main(argv):
+        seen["argv"] = argv
+        return 3
+
+    fake = types.ModuleType("dualboost.verify")
+    fake.main = fake_main
+    monkeypatch.setitem(sys.modules, "dualboost.verify", fake)
+    monkeypatch.setattr(dualboost, "verify", fake, raising=False)
+    assert main(["verify", "--all", "-x"]) == 3
+    assert seen["argv"] == ["--all", "-x"]
+
+
+def test_to_jsonable_is_strict() -> None:
+    value = {"a": np.float64("nan"), "b": [np.inf, -np.inf, np.int64(3)], "c": np.arange(2.0),
+             "d": np.bool_(True), "e": (1.5, None), 7: "x"}
+    out = cli.to_jsonable(value)
+    assert out == {"a": None, "b": [None, None, 3], "c": [0.0, 1.0], "d": True,
+                   "e": [1.5, None], "7": "x"}
+    assert type(out["b"][2]) is int and type(out["d"]) is bool
+    json.dumps(out, allow_nan=False)

@@ -1,0 +1,246 @@
+"""Tests of the scikit-learn estimator :class:`dualboost.estimator.DualBoostClassifier`."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.utils.estimator_checks import check_estimator
+
+import dualboost
+from dualboost.estimator import DualBoostClassifier
+from dualboost.margins import soft_margin
+
+FORMULATIONS_DIR = Path(__file__).resolve().parent.parent / "formulations"
+
+
+@pytest.fixture(scope="module")
+def breast_cancer() -> tuple[np.ndarray, np.ndarray]:
+    """Breast cancer with its string labels ("malignant" / "benign"), to exercise encoding."""
+    bunch = load_breast_cancer()
+    return bunch.data, bunch.target_names[bunch.target]
+
+
+@pytest.fixture(scope="module")
+def fitted(breast_cancer) -> dict[str, DualBoostClassifier]:
+    """One fit per formulation, shared by the tests below: a breast-cancer fit costs seconds."""
+    X, y = breast_cancer
+    return {
+        name: DualBoostClassifier(formulation=name, nu_frac=0.2, eps=0.05).fit(X, y)
+        for name in ("lpboost", "erlpboost")
+    }
+
+
+@pytest.fixture(scope="module")
+def small() -> tuple[np.ndarray, np.ndarray]:
+    X, y = make_classification(n_samples=40, n_features=4, random_state=0)
+    return X, y
+
+
+# -- scikit-learn's estimator checks ------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_check_estimator():
+    # Every check applies and passes: no expected_failed_checks. (Checks that need pandas or
+    # SCIPY_ARRAY_API are skipped by scikit-learn itself when those are unavailable.)
+    check_estimator(DualBoostClassifier(eps=0.1, max_iter=20))
+
+
+def test_tags_binary_only():
+    tags = DualBoostClassifier().__sklearn_tags__()
+    assert tags.classifier_tags.multi_class is False
+    assert tags.estimator_type == "classifier"
+
+
+# -- breast cancer --------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["lpboost", "erlpboost"])
+def test_breast_cancer_accuracy_and_soft_margin(fitted, breast_cancer, name):
+    X, y = breast_cancer
+    est = fitted[name]
+    assert est.result_.status == "converged", est.result_.message
+    accuracy = np.mean(est.predict(X) == y)
+    assert accuracy > 0.85
+    assert est.score(X, y) == pytest.approx(accuracy)
+    assert est.nu_ == pytest.approx(0.2 * X.shape[0])
+    # soft_margin_ is the soft margin (2.2) of the output weights, recomputed from scratch.
+    recomputed = soft_margin(est.result_.columns @ est.weights_, est.nu_)
+    assert est.soft_margin_ == pytest.approx(recomputed, abs=1e-12)
+    assert est.n_iter_ == len(est.hypotheses_) == est.weights_.shape[0] >= 1
+    assert est.n_features_in_ == X.shape[1]
+    if name == "erlpboost":
+        assert est.eta_ == pytest.approx(est.result_.parameters["eta"]) and est.eta_ > 0
+    else:
+        assert est.eta_ is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["lpboost", "erlpboost"])
+def test_breast_cancer_decision_function(fitted, breast_cancer, name):
+    X, _ = breast_cancer
+    est = fitted[name]
+    scores = est.decision_function(X)
+    assert scores.shape == (X.shape[0],)
+    expected = sum(w * h.predict(X) for w, h in zip(est.weights_, est.hypotheses_))
+    np.testing.assert_allclose(scores, expected, atol=1e-12)
+    np.testing.assert_array_equal(est.predict(X), est.classes_[(scores > 0).astype(int)])
+
+
+@pytest.mark.slow
+def test_string_labels_round_trip(fitted, breast_cancer):
+    X, y = breast_cancer
+    est = fitted["erlpboost"]
+    np.testing.assert_array_equal(est.classes_, ["benign", "malignant"])
+    pred = est.predict(X)
+    assert set(np.unique(pred)) == {"benign", "malignant"}
+    # classes_[1] = "malignant" is the +1 class: the training columns are y_pm * h(x).
+    y_pm = np.where(y == "malignant", 1.0, -1.0)
+    np.testing.assert_allclose(est.result_.columns[:, 0], y_pm * est.hypotheses_[0].predict(X))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["lpboost", "erlpboost"])
+def test_pickle_round_trip(fitted, breast_cancer, name):
+    X, _ = breast_cancer
+    est = fitted[name]
+    restored = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(restored.predict(X), est.predict(X))
+    np.testing.assert_array_equal(restored.decision_function(X), est.decision_function(X))
+
+
+# -- labels and parameters ----------------------------------------------------------------------
+
+
+def test_three_classes_raise_binary_error(small):
+    X, _ = small
+    y = np.arange(X.shape[0]) % 3
+    with pytest.raises(ValueError, match="binary"):
+        DualBoostClassifier().fit(X, y)
+
+
+def test_one_class_raises(small):
+    X, _ = small
+    with pytest.raises(ValueError, match="1 class"):
+        DualBoostClassifier().fit(X, np.ones(X.shape[0]))
+
+
+def test_clone_get_set_params():
+    est = DualBoostClassifier(formulation="lpboost", nu_frac=0.3, eps=0.05, max_iter=7)
+    params = est.get_params()
+    assert params == {"formulation": "lpboost", "nu_frac": 0.3, "eps": 0.05, "eta": None,
+                      "oracle": "stumps", "stopping": "practical", "max_iter": 7,
+                      "solver": None}
+    twin = clone(est)
+    assert twin is not est and twin.get_params() == params
+    assert twin.set_params(oracle="raw", eta=2.0) is twin
+    assert twin.oracle == "raw" and twin.eta == 2.0
+    assert est.oracle == "stumps"  # the clone is independent
+
+
+def test_clone_of_fitted_is_unfitted(small):
+    X, y = small
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    twin = clone(est)
+    with pytest.raises(NotFittedError):
+        twin.predict(X)
+
+
+def test_formulation_from_file_path(tmp_path, small):
+    X, y = small
+    path = tmp_path / "my_lpboost.py"
+    shutil.copy(FORMULATIONS_DIR / "lpboost.py", path)
+    by_path = DualBoostClassifier(formulation=str(path), nu_frac=0.2, eps=0.05).fit(X, y)
+    by_name = DualBoostClassifier(formulation="lpboost", nu_frac=0.2, eps=0.05).fit(X, y)
+    assert by_path.result_.formulation == "lpboost"
+    np.testing.assert_allclose(by_path.weights_, by_name.weights_, atol=1e-9)
+    np.testing.assert_array_equal(by_path.predict(X), by_name.predict(X))
+    # A pathlib.Path works as well, and the fitted estimator still pickles.
+    by_pathlib = DualBoostClassifier(formulation=path, nu_frac=0.2, eps=0.05).fit(X, y)
+    restored = pickle.loads(pickle.dumps(by_pathlib))
+    np.testing.assert_array_equal(restored.predict(X), by_name.predict(X))
+
+
+def test_raw_feature_oracle(small):
+    X, y = small
+    est = DualBoostClassifier(oracle="raw", eps=0.1).fit(X, y)
+    assert all(type(h).__name__ == "RawFeature" for h in est.hypotheses_)
+    scores = est.decision_function(X)
+    assert np.all(np.abs(scores) <= 1 + 1e-9)
+    assert est.score(X, y) > 0.5
+
+
+def test_nu_clamped_to_one_on_tiny_data():
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([0, 0, 1, 1])
+    est = DualBoostClassifier(nu_frac=0.1).fit(X, y)  # 0.1 * 4 = 0.4 < 1
+    assert est.nu_ == 1.0
+    assert est.result_.parameters["nu"] == 1.0
+    np.testing.assert_array_equal(est.predict(X), y)
+
+
+def test_nu_from_fraction(small):
+    X, y = small
+    est = DualBoostClassifier(nu_frac=0.25, eps=0.1).fit(X, y)
+    assert est.nu_ == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"nu_frac": 0.0}, "nu_frac"),
+    ({"nu_frac": 1.5}, "nu_frac"),
+    ({"nu_frac": float("nan")}, "nu_frac"),
+    ({"oracle": "finite"}, "oracle"),
+    ({"max_iter": 0}, "max_iter"),
+    ({"max_iter": 2.5}, "max_iter"),
+    ({"formulation": "no_such_formulation"}, "unknown formulation"),
+    ({"eps": -1.0}, "eps"),
+    ({"stopping": "sometimes"}, "stopping"),
+])
+def test_invalid_parameters_raise_in_fit(small, params, match):
+    X, y = small
+    est = DualBoostClassifier(**params)  # __init__ stores, never validates
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+def test_constant_features_give_a_constant_classifier():
+    X = np.ones((10, 3))
+    y = np.array([0] * 4 + [1] * 6)
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    # Only the constant stumps exist; the combination predicts one class everywhere.
+    assert np.unique(est.predict(X)).size == 1
+
+
+def test_predict_validates_features(small):
+    X, y = small
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 features, but DualBoostClassifier is "
+                                         "expecting 4 features"):
+        est.predict(X[:, :3])
+    with pytest.raises(ValueError, match="NaN"):
+        est.predict(np.full_like(X, np.nan))
+
+
+def test_not_fitted():
+    with pytest.raises(NotFittedError):
+        DualBoostClassifier().decision_function(np.zeros((2, 2)))
+
+
+def test_max_iter_warns(small):
+    X, y = small
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        est = DualBoostClassifier(eps=1e-6, max_iter=2).fit(X, y)
+    assert est.n_iter_ == 2 and est.result_.status == "max_iter"
+
+
+def test_exported_from_package():
+    assert dualboost.DualBoostClassifier is DualBoostClassifier
+    assert "DualBoostClassifier" in dualboost.__all__

@@ -1,0 +1,135 @@
+"""Tests for the ``proofs_check`` package: every check passes, and wrong variants fail."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+# An editable install made while proofs_check/ was still empty maps it as a *namespace*
+# package (its __init__ would never run); put this checkout first so the real package loads.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import proofs_check  # noqa: E402
+from proofs_check import ALL_CHECKS, CheckResult, run_all  # noqa: E402
+from proofs_check.bounds import (  # noqa: E402
+    check_binary_entropy_bound,
+    check_iteration_bound_algebra,
+    check_regularizer_contribution,
+)
+from proofs_check.duality import (  # noqa: E402
+    check_erlpboost_dual_derivation,
+    check_erlpboost_value_identity,
+    check_unnormalized_dual,
+)
+from proofs_check.lemmas import (  # noqa: E402
+    check_alpha_maximizer,
+    check_cosh_bound,
+    check_dual_increase_identity,
+    check_hoeffding_log_inequality,
+    check_lemma_3_9,
+)
+from proofs_check.lpboost import (  # noqa: E402
+    check_lpboost_lower_bound_instance,
+    check_lpboost_soft_margin,
+    lower_bound_instance,
+    slack_rule,
+    soft_margin_closed_form,
+)
+from proofs_check.result import sym_equal  # noqa: E402
+
+
+@pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda f: f.__name__)
+def test_check_passes(check: Callable[[], CheckResult]) -> None:
+    res = check()
+    assert isinstance(res, CheckResult)
+    assert res.name and res.reference.startswith("thesis") and res.detail
+    assert res.passed, f"{res.name}: {res.detail}"
+
+
+# Deliberately wrong variants: each must make its check FAIL, so the checks can fail.
+WRONG_VARIANTS = [
+    # erratum #16: the thesis prints -psi in the exponent after plugging in beta (3.16)
+    functools.partial(check_erlpboost_dual_derivation, psi_sign=-1),
+    functools.partial(check_erlpboost_value_identity, beta_shift=1e-3),
+    # plugging the normalized beta (3.16) into the unnormalized dual (3.19)
+    functools.partial(check_unnormalized_dual, use_normalized_beta=True),
+    # erratum #2: the thesis text says psi_n = min(0, rho - w.u_n)
+    functools.partial(check_lpboost_soft_margin, slack="min"),
+    functools.partial(check_hoeffding_log_inequality, quad_coeff=1 / 16),
+    functools.partial(check_cosh_bound, quad_coeff=1 / 4),
+    functools.partial(check_dual_increase_identity, psi_sign=-1),
+    functools.partial(check_alpha_maximizer, alpha_denominator=2),
+    functools.partial(check_lemma_3_9, t_offset=0),
+    functools.partial(check_iteration_bound_algebra, eta_factor=1),
+    functools.partial(check_binary_entropy_bound, slack=0.0),
+    functools.partial(check_regularizer_contribution, eta_factor=1),
+    functools.partial(check_lpboost_lower_bound_instance, claimed_slope=1.0),
+]
+
+
+@pytest.mark.parametrize(
+    "variant", WRONG_VARIANTS,
+    ids=lambda p: f"{p.func.__name__}-{'-'.join(f'{k}={v}' for k, v in p.keywords.items())}",
+)
+def test_wrong_variant_fails(variant: functools.partial) -> None:
+    res = variant()
+    assert not res.passed, f"wrong variant passed: {res.detail}"
+
+
+def test_sym_equal_detects_difference() -> None:
+    x, y = sp.symbols("x y", positive=True)
+    dom = {x: (1, 2), y: (1, 2)}
+    assert sym_equal(sp.log(x * y), sp.log(x) + sp.log(y), dom)[0]
+    ok, how = sym_equal(sp.log(x + y), sp.log(x) + sp.log(y), dom)
+    assert not ok and "differ" in how
+
+
+def test_slack_rule_erratum_helpers() -> None:
+    m = np.array([0.3, -0.5, 0.1, 0.9, -0.2])
+    nu = 2.5
+    rho, psi = slack_rule(m, nu, "max")
+    assert rho == pytest.approx(0.1)
+    assert np.all(psi >= 0)
+    value = np.min(m + psi) - psi.sum() / nu
+    assert value == pytest.approx(soft_margin_closed_form(m, nu))
+    _, psi_min = slack_rule(m, nu, "min")  # erratum #2: infeasible (negative slacks)
+    assert np.any(psi_min < 0)
+
+
+def test_lower_bound_instance_first_row_and_pivots() -> None:
+    U = lower_bound_instance(8, 1e-3)
+    assert U.shape == (8, 5)
+    assert U[0, 0] == 1.0 and U[4, 0] == pytest.approx(-1 + 2e-3)
+    assert U[7, 3] == pytest.approx(-1 + 8e-3)  # pivot of column 4 at row m + 4 = 8
+
+
+def test_run_all_and_exports() -> None:
+    assert len(ALL_CHECKS) == len(set(ALL_CHECKS)) >= 10
+    results = run_all()
+    assert [isinstance(r, CheckResult) for r in results] == [True] * len(ALL_CHECKS)
+    assert all(r.passed for r in results)
+    assert set(proofs_check.__all__) >= {"CheckResult", "ALL_CHECKS", "run_all"}
+
+
+def test_run_check_turns_exceptions_into_failures() -> None:
+    def boom() -> CheckResult:
+        raise ValueError("nope")
+
+    res = proofs_check.run_check(boom)
+    assert not res.passed and "ValueError" in res.detail
+
+
+def test_main_exit_code() -> None:
+    proc = subprocess.run([sys.executable, "-m", "proofs_check"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{len(ALL_CHECKS)}/{len(ALL_CHECKS)} checks passed" in proc.stdout
