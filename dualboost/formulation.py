@@ -74,6 +74,14 @@ class DualModel:
     psi: cp.Variable | None
     beta: cp.Variable | None
     N: int
+    #: the constraint whose multipliers are d (the LP's ``U w + psi + beta >= 0``), if any
+    d_constraint: cp.Constraint | None = None
+
+    def d(self) -> np.ndarray | None:
+        """The primal d carried by the dual model's multipliers, where the model has them."""
+        if self.d_constraint is None:
+            return None
+        return np.asarray(self.d_constraint.dual_value, dtype=float).reshape(-1)
 
     def point(self) -> DualPoint:
         """The solved (w, psi, beta); psi is 0 when the model has no caps (nu = 1)."""
@@ -114,6 +122,11 @@ class Formulation(ABC):
     regularized: ClassVar[bool]
     #: the equations of the seed that this file implements, e.g. "thesis (3.6), (3.10), (3.11)"
     equations: ClassVar[str] = ""
+    #: which theorems the verifier checks on boosting runs: "lp" (Alg. 2.1 invariants),
+    #: "entropy" (thesis Lemmas 3.7-3.9, Thm 3.10: they need the relative-entropy regularizer)
+    #: or None. A copied file inherits the tag; if a swapped regularizer breaks a lemma, the
+    #: verifier says so.
+    theory: ClassVar[str | None] = None
 
     def __init__(self, N: int, nu: float = 1.0, eps: float = 0.01, eta: float | None = None,
                  d0: np.ndarray | None = None):

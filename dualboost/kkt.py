@@ -9,10 +9,10 @@ Lagrangian in d is *linear* in the multipliers:
 
 where ``rhs = -grad of the regularizer at d`` (``-(1/eta)(1 + ln(d/d0))`` for ERLPBoost, 0 for the
 LP) and ``Z = {n : d_n = 0}`` carries the multipliers ``mu`` of ``d >= 0`` (only when that bound is
-explicit, as in the LP). As in the spec's practical recipe (D1.3), the interior rows and
-``sum(w) = 1`` are solved by bounded least squares (w >= 0, beta free; Appendix A recommends least
-squares), then psi and mu are read off the capped and zero rows; the residual certifies
-consistency.
+explicit, as in the LP). Appendix A recommends least squares for this consistent, overdetermined
+system; we minimize the (weighted) L1 residual instead, as a sparse LP, because that keeps the
+sign constraints w, psi, mu >= 0 inside the solve (see :func:`_l1_recovery`); the residual
+certifies consistency.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import lsq_linear
+from scipy import sparse
+from scipy.optimize import linprog
 
 
 @dataclass
@@ -50,7 +51,7 @@ def active_set_multipliers(
     ``row_weights`` scales the N stationarity rows. Entropic regularizers pass ``d / max(d)``:
     the right-hand side holds ``ln d_n``, whose error is ``(error of d_n) / d_n``, so unweighted
     rows of tiny d_n would let solver round-off dominate. The residual is the largest weighted
-    violation: of the interior rows, of sum(w) = 1, and of psi >= 0 and mu >= 0.
+    violation of the stationarity rows and of sum(w) = 1 (the signs are enforced).
     """
     U = np.asarray(U, dtype=float)
     d = np.asarray(d, dtype=float)
@@ -61,28 +62,47 @@ def active_set_multipliers(
     # nu = 1 (hard margin): the caps d_n <= 1 are implied by the simplex and are not modelled.
     capped = (1.0 / nu - d <= tol) if nu > 1 else np.zeros(N, dtype=bool)
     zero = (d <= tol) & ~capped if explicit_nonnegativity else np.zeros(N, dtype=bool)
-    interior = ~capped & ~zero
     weights = np.ones(N) if row_weights is None else np.clip(row_weights, 0.0, 1.0)
 
-    # Each capped (zero) row has its own multiplier psi_n (mu_n), which absorbs it: only the
-    # interior rows and sum(w) = 1 determine (w_A, beta). A small bounded least-squares problem.
-    U_A = U[:, active_w]
-    A = np.vstack([np.column_stack([U_A[interior], np.ones(interior.sum())])
-                   * weights[interior, None],
-                   np.append(np.ones(active_w.size), 0.0)])
-    b = np.append(rhs[interior] * weights[interior], 1.0)
-    lower = np.append(np.zeros(active_w.size), -np.inf)
-    sol = lsq_linear(A, b, bounds=(lower, np.full(active_w.size + 1, np.inf)), method="bvls",
-                     tol=1e-14, lsmr_tol="auto")
-    w_A, beta = sol.x[:-1], float(sol.x[-1])
+    return _l1_recovery(U, U[:, active_w], active_w, capped, zero, rhs, weights)
 
-    slack = rhs - U_A @ w_A - beta  # = psi_n on capped rows, = -mu_n on zero rows
-    violations = [np.abs(A @ sol.x - b).max(initial=0.0),
-                  np.clip(-slack[capped], 0.0, None).max(initial=0.0),
-                  np.clip(slack[zero], 0.0, None).max(initial=0.0)]
+
+def _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
+    """Solve the active-set system as an LP minimizing the weighted L1 residual.
+
+    The interior rows alone often do not determine w: at an LP vertex (degenerate, non-unique
+    multipliers), or when few examples carry weight. Plain least squares on them can then pick a
+    w that makes some psi_n or mu_n negative, so the sign constraints must be part of the solve:
+    variables w_A, psi_C, mu_Z >= 0, beta free and the residual r = r+ - r- (r+, r- >= 0) with
+    cost ``sum_n weight_n (r+_n + r-_n)``; sparse, solved by HiGHS in milliseconds.
+    """
+    N, t = U.shape
+    n_w, n_c, n_z = active_w.size, int(capped.sum()), int(zero.sum())
+    eye = sparse.identity(N, format="csc")
+    blocks = [sparse.csc_matrix(U_A), eye[:, np.flatnonzero(capped)],
+              -eye[:, np.flatnonzero(zero)], sparse.csc_matrix(np.ones((N, 1))), eye, -eye]
+    A_eq = sparse.vstack([sparse.hstack(blocks),
+                          sparse.hstack([sparse.csc_matrix(np.ones((1, n_w))),
+                                         sparse.csc_matrix((1, n_c + n_z + 1 + 2 * N))])])
+    b_eq = np.append(rhs, 1.0)
+    n_vars = n_w + n_c + n_z + 1 + 2 * N
+    cost = np.zeros(n_vars)
+    cost[n_w + n_c + n_z + 1:] = np.tile(weights, 2)
+    bounds = [(0, None)] * (n_w + n_c + n_z) + [(None, None)] + [(0, None)] * (2 * N)
+    sol = linprog(cost, A_eq=A_eq.tocsc(), b_eq=b_eq, bounds=bounds, method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10,
+                           "dual_feasibility_tolerance": 1e-10})
+    x = sol.x
     w = np.zeros(t)
-    w[active_w] = w_A
+    w[active_w] = x[:n_w]
     psi = np.zeros(N)
-    psi[capped] = np.clip(slack[capped], 0.0, None)
-    return KKTRecovery(w=w, psi=psi, beta=beta, residual=float(max(violations)),
-                       active_w=active_w, active_psi=np.flatnonzero(capped))
+    psi[capped] = x[n_w:n_w + n_c]
+    beta = float(x[n_w + n_c + n_z])
+    if sol.status != 0:
+        return KKTRecovery(w=np.zeros(t), psi=np.zeros(N), beta=float("nan"),
+                           residual=float("inf"), active_w=active_w,
+                           active_psi=np.flatnonzero(capped))
+    core = n_w + n_c + n_z + 1
+    residual = float(np.max(np.abs(A_eq[:, :core] @ x[:core] - b_eq) * np.append(weights, 1.0)))
+    return KKTRecovery(w=w, psi=psi, beta=beta, residual=residual, active_w=active_w,
+                       active_psi=np.flatnonzero(capped))

@@ -35,7 +35,7 @@ SOLVER_OPTIONS: dict[str, dict] = {
                  "tol_ktratio": 1e-8, "max_iter": 400},
     "ECOS": {"abstol": 1e-10, "reltol": 1e-10, "feastol": 1e-10, "max_iters": 400},
     "SCS": {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000},
-    "HIGHS": {},
+    "HIGHS": {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     "MOSEK": {},
 }
 

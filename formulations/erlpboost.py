@@ -40,6 +40,7 @@ class ERLPBoost(Formulation):
     name = "erlpboost"
     kind = "exp"
     regularized = True
+    theory = "entropy"
     equations = "thesis (3.6), (3.10), (3.11), (3.16); Algorithm 3.2"
 
     # -- the regularizer (1/eta) Delta(d, d0) ---------------------------------------------

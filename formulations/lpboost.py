@@ -33,6 +33,7 @@ class LPBoost(Formulation):
     name = "lpboost"
     kind = "lp"
     regularized = False
+    theory = "lp"
     equations = "thesis (2.2), (2.3); Algorithm 2.1"
 
     def primal(self, U):
@@ -53,9 +54,9 @@ class LPBoost(Formulation):
         beta = cp.Variable(name="beta")
         slack = psi if psi is not None else 0
         penalty = cp.sum(psi) / self.nu if psi is not None else 0
-        problem = cp.Problem(cp.Maximize(-beta - penalty),
-                             [U @ w + slack + beta >= 0, cp.sum(w) == 1])
-        return DualModel(problem, w, psi, beta, self.N)
+        margin_constraint = U @ w + slack + beta >= 0  # its multipliers are d
+        problem = cp.Problem(cp.Maximize(-beta - penalty), [margin_constraint, cp.sum(w) == 1])
+        return DualModel(problem, w, psi, beta, self.N, d_constraint=margin_constraint)
 
     def primal_objective(self, U, d):
         U = self.check_columns(U)
