@@ -6,45 +6,38 @@ import functools
 import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
 import sympy as sp
 
-# An editable install made while proofs_check/ was still empty maps it as a *namespace*
-# package (its __init__ would never run); put this checkout first so the real package loads.
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import proofs_check  # noqa: E402
-from proofs_check import ALL_CHECKS, CheckResult, run_all  # noqa: E402
-from proofs_check.bounds import (  # noqa: E402
+import proofs_check
+from proofs_check import ALL_CHECKS, CheckResult, run_all
+from proofs_check.bounds import (
     check_binary_entropy_bound,
     check_iteration_bound_algebra,
     check_regularizer_contribution,
 )
-from proofs_check.duality import (  # noqa: E402
+from proofs_check.duality import (
     check_erlpboost_dual_derivation,
     check_erlpboost_value_identity,
     check_unnormalized_dual,
 )
-from proofs_check.lemmas import (  # noqa: E402
+from proofs_check.lemmas import (
     check_alpha_maximizer,
     check_cosh_bound,
     check_dual_increase_identity,
     check_hoeffding_log_inequality,
     check_lemma_3_9,
 )
-from proofs_check.lpboost import (  # noqa: E402
+from proofs_check.lpboost import (
     check_lpboost_lower_bound_instance,
     check_lpboost_soft_margin,
     lower_bound_instance,
     slack_rule,
     soft_margin_closed_form,
 )
-from proofs_check.result import sym_equal  # noqa: E402
+from proofs_check.result import sym_equal
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda f: f.__name__)
@@ -128,8 +121,9 @@ def test_run_check_turns_exceptions_into_failures() -> None:
     assert not res.passed and "ValueError" in res.detail
 
 
-def test_main_exit_code() -> None:
+def test_main_exit_code(tmp_path) -> None:
+    # run from elsewhere: the installed package, not this checkout, must work
     proc = subprocess.run([sys.executable, "-m", "proofs_check"], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+                          text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"{len(ALL_CHECKS)}/{len(ALL_CHECKS)} checks passed" in proc.stdout
