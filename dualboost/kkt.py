@@ -10,9 +10,10 @@ Lagrangian in d is *linear* in the multipliers:
 where ``rhs = -grad of the regularizer at d`` (``-(1/eta)(1 + ln(d/d0))`` for ERLPBoost, 0 for the
 LP) and ``Z = {n : d_n = 0}`` carries the multipliers ``mu`` of ``d >= 0`` (only when that bound is
 explicit, as in the LP). Appendix A recommends least squares for this consistent, overdetermined
-system; we minimize the (weighted) L1 residual instead, as a sparse LP, because that keeps the
-sign constraints w, psi, mu >= 0 inside the solve (see :func:`_l1_recovery`); the residual
-certifies consistency.
+system. The fast path does that on the interior rows (spec D1.3's recipe); when the signs of the
+read-off psi, mu come out wrong (degenerate or underdetermined systems, typical at LP vertices),
+the weighted L1 residual is minimized as a sparse LP that keeps w, psi, mu >= 0 inside the solve.
+The residual certifies consistency.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
-from scipy.optimize import linprog
+from scipy.optimize import linprog, lsq_linear
 
 
 @dataclass
@@ -64,7 +65,41 @@ def active_set_multipliers(
     zero = (d <= tol) & ~capped if explicit_nonnegativity else np.zeros(N, dtype=bool)
     weights = np.ones(N) if row_weights is None else np.clip(row_weights, 0.0, 1.0)
 
-    return _l1_recovery(U, U[:, active_w], active_w, capped, zero, rhs, weights)
+    U_A = U[:, active_w]
+    fast = _interior_least_squares(U, U_A, active_w, capped, zero, rhs, weights)
+    if fast.residual <= tol:
+        return fast
+    return _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights)
+
+
+def _interior_least_squares(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
+    """The fast path (spec D1.3's recipe): least squares on the interior rows and sum(w) = 1.
+
+    Each capped (zero) row has its own multiplier psi_n (mu_n) that absorbs it, so only the
+    interior rows determine (w_A, beta); psi and mu are read off afterwards. When the interior
+    rows do not determine w, the read-off signs can come out wrong; that shows in the residual
+    and the caller falls back to :func:`_l1_recovery`.
+    """
+    N, t = U.shape
+    interior = ~capped & ~zero
+    A = np.vstack([np.column_stack([U_A[interior], np.ones(interior.sum())])
+                   * weights[interior, None],
+                   np.append(np.ones(active_w.size), 0.0)])
+    b = np.append(rhs[interior] * weights[interior], 1.0)
+    lower = np.append(np.zeros(active_w.size), -np.inf)
+    sol = lsq_linear(A, b, bounds=(lower, np.full(active_w.size + 1, np.inf)), method="bvls",
+                     tol=1e-14, lsmr_tol="auto")
+    w_A, beta = sol.x[:-1], float(sol.x[-1])
+    slack = rhs - U_A @ w_A - beta  # = psi_n on capped rows, = -mu_n on zero rows
+    residual = max(np.abs(A @ sol.x - b).max(initial=0.0),
+                   np.max(np.clip(-slack[capped], 0.0, None) * weights[capped], initial=0.0),
+                   np.max(np.clip(slack[zero], 0.0, None) * weights[zero], initial=0.0))
+    w = np.zeros(t)
+    w[active_w] = w_A
+    psi = np.zeros(N)
+    psi[capped] = np.clip(slack[capped], 0.0, None)
+    return KKTRecovery(w=w, psi=psi, beta=beta, residual=float(residual), active_w=active_w,
+                       active_psi=np.flatnonzero(capped))
 
 
 def _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
