@@ -110,6 +110,17 @@ class _Derivation:
 
 
 @lru_cache(maxsize=4)
+def _stationary_d(lagrangian: sp.Expr, d: tuple) -> list:
+    """Solve dL/dd_n = 0 for each d_n; each must have exactly one solution."""
+    d_star = []
+    for n, d_n in enumerate(d):
+        sols = sp.solve(sp.Eq(sp.diff(lagrangian, d_n), 0), d_n, check=False, simplify=False)
+        if len(sols) != 1:
+            raise RuntimeError(f"dL/dd_{n + 1} = 0 has {len(sols)} solutions: {sols}")
+        d_star.append(sols[0])
+    return d_star
+
+
 def _derive_erlpboost_dual(N: int = 3, t: int = 2) -> _Derivation:
     """Carry out the proof of Lemma 3.6 with sympy (nothing from the thesis is plugged in)."""
     I = _sym_instance(N, t)
@@ -123,12 +134,7 @@ def _derive_erlpboost_dual(N: int = 3, t: int = 2) -> _Derivation:
         + beta * (sum(I.d) - 1)
     )
     dL_dgamma = sp.diff(L, gamma)
-    d_star = []
-    for n in range(N):
-        sols = sp.solve(sp.Eq(sp.diff(L, I.d[n]), 0), I.d[n], check=False, simplify=False)
-        if len(sols) != 1:
-            raise RuntimeError(f"dL/dd_{n + 1} = 0 has {len(sols)} solutions: {sols}")
-        d_star.append(sols[0])
+    d_star = _stationary_d(L, I.d)
     # plug in, enforce 1.w = 1 (gamma must then drop out)
     theta = L.subs(dict(zip(I.d, d_star)), simultaneous=True).subs(I.w_on_simplex())
     theta = sp.expand(sp.expand_log(theta, force=True))
@@ -408,12 +414,7 @@ def _derive_unnormalized(N: int = 3, t: int = 2) -> _UnnormalizedDerivation:
         + sum(I.psi[n] * (I.d[n] - 1 / nu) for n in range(N))
         + beta * (sum(I.d) - 1)
     )
-    d_star = []
-    for n in range(N):
-        sols = sp.solve(sp.Eq(sp.diff(L_U, I.d[n]), 0), I.d[n], check=False, simplify=False)
-        if len(sols) != 1:
-            raise RuntimeError(f"dL_U/dd_{n + 1} = 0 has {len(sols)} solutions: {sols}")
-        d_star.append(sols[0])
+    d_star = _stationary_d(L_U, I.d)
     theta_from_L = L_U.subs(dict(zip(I.d, d_star)), simultaneous=True).subs(I.w_on_simplex())
     theta_from_L = sp.expand(sp.expand_log(theta_from_L, force=True))
     # (3.19) as printed (with the corrected constraint 1.w = 1, erratum #18)
