@@ -301,6 +301,7 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
         "dual_objective": result.dual_objective,
         "duality_gap": result.duality_gap,
         "soft_margin": result.soft_margin,
+        "lp_value": result.lp_value,
         "train_error": train_error(result),
         "solver": result.solver,
         "seconds": result.seconds,
@@ -372,7 +373,8 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     row("P (primal, upper bound)", _fmt(doc["primal_objective"]))
     row(f"{theta} (dual, lower bound)", _fmt(doc["dual_objective"]))
     row(f"gap P - {theta}", _fmt(doc["duality_gap"], ".3g"))
-    row("soft margin", _fmt(doc["soft_margin"]))
+    row("soft margin of w", _fmt(doc["soft_margin"]))
+    row("P_LP^T (LP over the T hypotheses)", _fmt(doc["lp_value"]))
     row("train error", _fmt(doc["train_error"], ".4f"))
     row("solver", doc["solver"] or "-")
     row("seconds", f"{doc['seconds']:.2f} (master {doc['master_seconds']:.2f}, "

@@ -52,6 +52,25 @@ def _solve_master(formulation: Formulation, U: np.ndarray, solver: str | None, g
     return cert, record, residual, w_difference
 
 
+def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None) -> float:
+    """P_LP^T: the soft-margin LP (2.3) over the selected columns, certified by its dual.
+
+    The thesis states every algorithm's guarantee on it (g - P_LP^T <= eps, Lemmas 3.3, 3.5).
+    """
+    from formulations.lpboost import LPBoost
+
+    lp = LPBoost(U.shape[0], nu=nu)
+    model = lp.primal(U)
+    certificates = {}
+
+    def certify() -> bool:
+        certificates["last"] = lp.certify(U, model.multipliers().w, model.d.value)
+        return certificates["last"].gap <= 1e-9
+
+    solve(model.problem, "lp", solver=solver, certify=certify)
+    return certificates["last"].dual_value
+
+
 def boost(
     formulation: Formulation,
     oracle,
@@ -159,7 +178,8 @@ def boost(
         primal_objective=cert.primal_value,
         dual_objective=cert.dual_value,
         soft_margin=soft_margin(U @ weights, formulation.nu),
-        lp_value=None,
+        lp_value=(cert.dual_value if not formulation.regularized
+                  else restricted_lp_value(U, formulation.nu, solver)),
         seconds=time.perf_counter() - start,
         master_seconds=sum(r.master_seconds for r in history),
         oracle_seconds=sum(r.oracle_seconds for r in history),

@@ -47,7 +47,9 @@ class BoostResult:
 
     ``weights`` are the final hypothesis weights w^T (for ERLPBoost the dual variables of the
     regularized problem at T, not a re-solved LP), ``hypotheses`` the T selected hypotheses,
-    ``columns`` their N x T column matrix, ``d`` the final distribution.
+    ``columns`` their N x T column matrix, ``d`` the final distribution. ``lp_value`` is P_LP^T,
+    the soft-margin LP (2.3) over the selected hypotheses, on which the thesis states the
+    guarantee g - P_LP^T <= eps; ``soft_margin`` is the value (2.2) of the returned weights.
     """
 
     formulation: str
