@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     out = fit.add_argument_group("output")
     out.add_argument("--json", metavar="OUT", default=None,
                      help="write the run as JSON to OUT (keys: docs/json_schema.md)")
+    out.add_argument("--plot", metavar="FILE.png", default=None,
+                     help="save a convergence plot (primal/dual bracket and the stopping "
+                          "quantity per iteration); the format follows the extension")
     out.add_argument("--quiet", action="store_true", help="no progress line")
 
     # Only listed here so that `dualboost --help` shows it; main() hands its arguments over to
@@ -329,16 +332,16 @@ def _write_json(path: str, doc: dict) -> None:
         raise _CLIError(f"cannot write --json {path!r}: {exc.strerror or exc}") from None
 
 
-def _check_json_target(path: str) -> None:
-    """Fail before a long run, not after it, when the JSON file cannot be written."""
+def _check_output_target(path: str, option: str) -> None:
+    """Fail before a long run, not after it, when an output file cannot be written."""
     target = Path(path)
     if target.is_dir():
-        raise _CLIError(f"--json {path!r} is a directory; give a file name")
+        raise _CLIError(f"{option} {path!r} is a directory; give a file name")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        raise _CLIError(f"--json {path!r}: directory {str(parent)!r} does not exist")
+        raise _CLIError(f"{option} {path!r}: directory {str(parent)!r} does not exist")
     if not os.access(parent, os.W_OK):
-        raise _CLIError(f"--json {path!r}: directory {str(parent)!r} is not writable")
+        raise _CLIError(f"{option} {path!r}: directory {str(parent)!r} is not writable")
 
 
 def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int) -> None:
@@ -460,8 +463,9 @@ def _fit(args: argparse.Namespace) -> int:
     from .api import run
     from .data import load_dataset
 
-    if args.json is not None:
-        _check_json_target(args.json)
+    for target, option in ((args.json, "--json"), (args.plot, "--plot")):
+        if target is not None:
+            _check_output_target(target, option)
     dataset = load_dataset(args.data, label=args.label)
 
     hypotheses = None
@@ -514,6 +518,10 @@ def _fit(args: argparse.Namespace) -> int:
     doc = result_to_json(result, data=args.data, extra=extra)
     if args.json is not None:
         _write_json(args.json, doc)
+    if args.plot is not None:
+        from .plots import plot_history
+
+        plot_history(result, args.plot, title=f"{result.formulation} on {args.data}")
     _print_summary(result, doc, oracle=oracle, max_iter=args.max_iter)
     return EXIT_OK
 

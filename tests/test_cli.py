@@ -446,3 +446,19 @@ def test_to_jsonable_is_strict() -> None:
                    "e": [1.5, None], "7": "x"}
     assert type(out["b"][2]) is int and type(out["d"]) is bool
     json.dumps(out, allow_nan=False)
+
+
+def test_plot_writes_an_image(tmp_path, capsys):
+    target = tmp_path / "run.png"
+    code = main(["fit", "--data", "worst_case:10", "--formulation", "erlpboost", "--eps", "0.1",
+                 "--plot", str(target), "--quiet"])
+    capsys.readouterr()
+    assert code == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_into_missing_directory_is_rejected_before_the_run(tmp_path, capsys):
+    code = main(["fit", "--data", "worst_case:10", "--plot", str(tmp_path / "no" / "x.png")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and err[0].startswith("dualboost: error: --plot")
