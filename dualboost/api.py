@@ -30,6 +30,8 @@ def resolve_nu(N: int, nu: float | None = None, nu_frac: float | None = None) ->
         if not math.isfinite(frac) or frac <= 0 or frac > 1:
             raise DualBoostInputError(f"nu_frac must be a fraction in (0, 1], got {nu_frac!r}")
         nu = frac * N
+        if 1 - 1e-9 <= nu < 1:  # e.g. nu_frac = 1/49 with N = 49: rounding, not a choice
+            nu = 1.0
         if nu < 1:
             raise DualBoostInputError(
                 f"nu_frac = {frac:g} gives nu = {nu:g} < 1 for N = {N}; use nu_frac >= {1 / N:g}")
