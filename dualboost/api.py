@@ -57,12 +57,14 @@ def run(
     stopping: str = "practical",
     max_iter: int = 1000,
     solver: str | None = None,
+    kkt: bool = True,
     progress: Callable[[IterationRecord], None] | None = None,
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
 
     ``hypotheses`` (an N x J matrix of predictions in [-1, 1]) selects the finite-column oracle
-    and makes ``oracle`` and X irrelevant.
+    and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
+    diagnostic (its residual is then None in the history).
     """
     from .oracles import make_oracle
 
@@ -76,5 +78,5 @@ def run(
         weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
     else:
         weak = make_oracle(oracle).fit(X, y)
-    return boost(instance, weak, stopping=stopping, max_iter=max_iter, solver=solver,
+    return boost(instance, weak, stopping=stopping, max_iter=max_iter, solver=solver, kkt=kkt,
                  progress=progress)

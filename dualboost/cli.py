@@ -309,6 +309,7 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
         "solver": result.solver,
         "seconds": result.seconds,
         "master_seconds": result.master_seconds,
+        "kkt_seconds": result.kkt_seconds,
         "oracle_seconds": result.oracle_seconds,
         "weights": result.weights,
         "hypotheses": [_describe(h) for h in result.hypotheses],
@@ -381,6 +382,7 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     row("train error", _fmt(doc["train_error"], ".4f"))
     row("solver", doc["solver"] or "-")
     row("seconds", f"{doc['seconds']:.2f} (master {doc['master_seconds']:.2f}, "
+                   f"KKT {doc['kkt_seconds']:.2f}, "
                    f"oracle {doc['oracle_seconds']:.2f})")
     console.print(table)
     if result.status == "max_iter":

@@ -34,7 +34,9 @@ class IterationRecord:
     kkt_w_difference: float | None = None
     solver: str | None = None
     status: str | None = None
+    #: model building, solving and certifying; the KKT recovery is timed apart
     master_seconds: float = 0.0
+    kkt_seconds: float = 0.0
     attempts: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -72,6 +74,7 @@ class BoostResult:
     master_seconds: float
     oracle_seconds: float
     stopping: str
+    kkt_seconds: float = 0.0
 
     @property
     def iterations(self) -> int:

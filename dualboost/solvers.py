@@ -59,9 +59,15 @@ class SolveRecord:
 
 
 @functools.lru_cache(maxsize=1)
+def installed() -> frozenset[str]:
+    """cvxpy's installed solvers, looked up once (the lookup imports every solver module)."""
+    return frozenset(cp.installed_solvers())
+
+
+@functools.lru_cache(maxsize=1)
 def mosek_usable() -> bool:
     """True when MOSEK is importable and a tiny LP solves, i.e. a licence was found."""
-    if "MOSEK" not in cp.installed_solvers():
+    if "MOSEK" not in installed():
         return False
     try:
         x = cp.Variable()
@@ -74,8 +80,7 @@ def mosek_usable() -> bool:
 
 def available_solvers() -> list[str]:
     """Installed solvers that dualboost may use (MOSEK only when licensed)."""
-    installed = set(cp.installed_solvers())
-    names = [s for s in dict.fromkeys(LP_ORDER + EXP_ORDER) if s in installed]
+    names = [s for s in dict.fromkeys(LP_ORDER + EXP_ORDER) if s in installed()]
     if mosek_usable():
         names.insert(0, "MOSEK")
     return names
@@ -92,7 +97,7 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
                 "solver MOSEK was requested but it is not installed or has no licence "
                 "(pip installs it unlicensed); choose CLARABEL, ECOS, SCS or HIGHS"
             )
-        if name not in cp.installed_solvers():
+        if name not in installed():
             raise DualBoostInputError(
                 f"solver {forced!r} is not installed; available: {', '.join(available_solvers())}"
             )
@@ -102,7 +107,7 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
                 "(use CLARABEL, ECOS or SCS)"
             )
         return [name]
-    order = [s for s in (LP_ORDER if kind == "lp" else EXP_ORDER) if s in cp.installed_solvers()]
+    order = [s for s in (LP_ORDER if kind == "lp" else EXP_ORDER) if s in installed()]
     if mosek_usable():
         order.insert(0, "MOSEK")
     return order
