@@ -28,6 +28,8 @@ from .errors import DualBoostInputError, SolverFailure
 
 LP_ORDER: tuple[str, ...] = ("HIGHS", "CLARABEL", "ECOS", "SCS")
 EXP_ORDER: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS")
+#: cvxpy interfaces with exponential-cone support (cvxpy 1.9 SUPPORTED_CONSTRAINTS)
+EXP_CAPABLE: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS", "MOSEK", "COPT", "KNITRO")
 
 # Tight defaults: the verifier compares multipliers to 1e-6, so the solvers must do better.
 SOLVER_OPTIONS: dict[str, dict] = {
@@ -101,10 +103,10 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
             raise DualBoostInputError(
                 f"solver {forced!r} is not installed; available: {', '.join(available_solvers())}"
             )
-        if kind == "exp" and name == "HIGHS":
+        if kind == "exp" and name not in EXP_CAPABLE:
             raise DualBoostInputError(
-                "HIGHS solves only linear programs; this model has exponential cones "
-                "(use CLARABEL, ECOS or SCS)"
+                f"{name} cannot solve exponential-cone models such as this one "
+                f"(use one of {', '.join(s for s in EXP_CAPABLE if s in installed())})"
             )
         return [name]
     order = [s for s in (LP_ORDER if kind == "lp" else EXP_ORDER) if s in installed()]

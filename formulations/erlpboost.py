@@ -45,7 +45,9 @@ class ERLPBoost(Formulation):
 
     # -- the regularizer (1/eta) Delta(d, d0) ---------------------------------------------
     def regularizer(self, d: cp.Variable) -> cp.Expression:
-        return cp.sum(cp.rel_entr(d, self.d0)) / self.eta
+        # sum d ln(d/d0) written as -entr(d) - ln(d0).d: the same function, but Clarabel and ECOS
+        # solve this form reliably where rel_entr(d, d0) made them stall on some stump subsets
+        return (-cp.sum(cp.entr(d)) - np.log(self.d0) @ d) / self.eta
 
     def regularizer_value(self, d: np.ndarray) -> float:
         return float(rel_entr(np.clip(d, 0.0, None), self.d0).sum()) / self.eta
@@ -56,7 +58,7 @@ class ERLPBoost(Formulation):
     # -- models ---------------------------------------------------------------------------
     def primal(self, U):
         U = self.check_columns(U)
-        d = cp.Variable(self.N, name="d")
+        d = cp.Variable(self.N, nonneg=True, name="d")  # implicit in the entropy, explicit helps
         gamma = cp.Variable(name="gamma")
         edge = U.T @ d <= gamma
         cap = d <= 1.0 / self.nu if self.has_caps else None

@@ -66,9 +66,7 @@ def _solve_tight(model, formulation: Formulation, U: np.ndarray, solver: str | N
         else:
             w, d = model.point().w, model.d()
         certificates[which] = formulation.certify(U, w, d)
-        # the closed form d(w) magnifies errors of w by eta: the primal's multipliers must be
-        # far more accurate than the objective (ECOS usually is; Clarabel stops near 1e-6)
-        return certificates[which].gap <= (10 * tol**2 if which == "primal" else tol / 100)
+        return certificates[which].gap <= tol / 100
 
     order = solver_order(formulation.kind, solver)
     if solver is None and "ECOS" in order:
