@@ -41,7 +41,6 @@ from dualboost.api import resolve_nu, run
 from dualboost.data import load_dataset, shared_data_dir
 from dualboost.errors import DualBoostInputError
 from dualboost.oracles import StumpOracle, make_oracle
-from dualboost.solvers import solve
 from formulations.lpboost import LPBoost
 
 #: default nu as a fraction of N for each data set (the german target of 0.01243 is nu = 0.5 N)
@@ -81,17 +80,8 @@ def full_lp(X: np.ndarray, y: np.ndarray, nu: float) -> dict:
     columns_seconds = time.perf_counter() - start
 
     start = time.perf_counter()
-    lp = LPBoost(U.shape[0], nu=nu)
-    model = lp.primal(U)
-    certificates = {}
-
-    def certify() -> bool:
-        certificates["last"] = lp.certify(U, model.multipliers().w, model.d.value)
-        return certificates["last"].gap <= 1e-9
-
-    record = solve(model.problem, "lp", certify=certify)
+    _, cert, record = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9)
     seconds = time.perf_counter() - start
-    cert = certificates["last"]
     return {
         "columns": int(U.shape[1]),
         "columns_seconds": columns_seconds,

@@ -27,23 +27,13 @@ from .errors import DualBoostInputError
 from .formulation import Formulation
 from .margins import soft_margin
 from .result import BoostResult, IterationRecord
-from .solvers import solve
 
 STOPPING_RULES = ("simple", "practical")
 
 
 def _solve_master(formulation: Formulation, U: np.ndarray, solver: str | None, gap_tol: float,
                   kkt: bool):
-    model = formulation.primal(U)
-    certificates = {}
-
-    def certify() -> bool:
-        cert = formulation.certify(U, model.multipliers().w, model.d.value)
-        certificates["last"] = cert
-        return cert.gap <= gap_tol
-
-    record = solve(model.problem, formulation.kind, solver=solver, certify=certify)
-    cert = certificates["last"]
+    model, cert, record = formulation.solve_primal(U, gap_tol, solver=solver)
     residual = w_difference = None
     kkt_seconds = 0.0
     if kkt:
@@ -62,16 +52,8 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None) -> 
     """
     from formulations.lpboost import LPBoost
 
-    lp = LPBoost(U.shape[0], nu=nu)
-    model = lp.primal(U)
-    certificates = {}
-
-    def certify() -> bool:
-        certificates["last"] = lp.certify(U, model.multipliers().w, model.d.value)
-        return certificates["last"].gap <= 1e-9
-
-    solve(model.problem, "lp", solver=solver, certify=certify)
-    return certificates["last"].dual_value
+    _, cert, _ = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
+    return cert.dual_value
 
 
 def boost(

@@ -221,6 +221,26 @@ class Formulation(ABC):
         return None
 
     # -- generic, built on the contract -----------------------------------------------------
+    def solve_primal(self, U: np.ndarray, gap_tol: float, *, solver: str | None = None,
+                     order: list[str] | None = None) -> tuple[PrimalModel, Certificate, object]:
+        """Solve the primal through the solver policy and certify it.
+
+        A solve is accepted when :meth:`certify` of the solver's (w, d) brackets the optimum
+        within ``gap_tol``; otherwise the next solver is tried. Returns the solved model, the
+        accepted certificate and the :class:`~dualboost.solvers.SolveRecord`.
+        """
+        from .solvers import solve
+
+        model = self.primal(U)
+        accepted: dict[str, Certificate] = {}
+
+        def certify() -> bool:
+            accepted["last"] = self.certify(U, model.multipliers().w, model.d.value)
+            return accepted["last"].gap <= gap_tol
+
+        record = solve(model.problem, self.kind, solver=solver, certify=certify, order=order)
+        return model, accepted["last"], record
+
     def certify(self, U: np.ndarray, w: np.ndarray, d: np.ndarray | None = None) -> Certificate:
         """The exact bracket certified by a solver's (w, d).
 

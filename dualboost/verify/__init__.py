@@ -20,14 +20,13 @@ from ..engine import boost
 from ..errors import DualBoostInputError, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
-from ..solvers import solve
 from .checks import Check, duality_checks, run_checks
 from .instances import Instance, default_instances
 
 __all__ = ["Check", "main", "verify"]
 
 
-def full_class_optimum(instance: Instance, formulation: type[Formulation]) -> float | None:
+def full_class_optimum(instance: Instance) -> float | None:
     """The LP (2.3) over every hypothesis of the instance's class, solved directly."""
     from formulations.lpboost import LPBoost
 
@@ -38,13 +37,7 @@ def full_class_optimum(instance: Instance, formulation: type[Formulation]) -> fl
     except NotImplementedError:
         return None
     lp = LPBoost(instance.N, nu=instance.run_nu, eps=instance.run_eps)
-    model = lp.primal(columns)
-
-    def certify() -> bool:
-        return lp.certify(columns, model.multipliers().w, model.d.value).gap <= 1e-9
-
-    solve(model.problem, "lp", certify=certify)
-    return lp.certify(columns, model.multipliers().w, model.d.value).dual_value
+    return lp.solve_primal(columns, 1e-9)[1].dual_value
 
 
 def verify(formulations: list[type[Formulation]], instances: list[Instance], tol: float = 1e-6,
@@ -70,7 +63,7 @@ def verify(formulations: list[type[Formulation]], instances: list[Instance], tol
             if log:
                 log(f"{instance.name}: {cls.name} boosting run (nu = {f.nu:g}, eps = {f.eps:g})")
             if instance.name not in optima:
-                optima[instance.name] = full_class_optimum(instance, cls)
+                optima[instance.name] = full_class_optimum(instance)
             try:
                 result = boost(f, instance.make_run_oracle(), stopping=stopping, solver=solver,
                                gap_tol=tol / 100)

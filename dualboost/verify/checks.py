@@ -53,29 +53,18 @@ def _status(ok: bool) -> str:
     return "pass" if ok else "FAIL"
 
 
-certificates: dict = {}
+def _reference_order(kind: str, solver: str | None) -> list[str]:
+    """The policy's solver order, with ECOS first for exponential-cone models.
 
-
-def _solve_tight(model, formulation: Formulation, U: np.ndarray, solver: str | None,
-                 tol: float, which: str):
-    """Solve one model through the policy, demanding a certified gap far below ``tol``."""
-
-    def certify() -> bool:
-        if which == "primal":
-            w, d = model.multipliers().w, model.d.value
-        else:
-            w, d = model.point().w, model.d()
-        certificates[which] = formulation.certify(U, w, d)
-        return certificates[which].gap <= tol / 100
-
-    order = solver_order(formulation.kind, solver)
-    if solver is None and "ECOS" in order:
-        # Reference accuracy: the closed form d(w) magnifies errors of w by eta (600 on the
-        # worst case). Measured here, ECOS returns multipliers to ~1e-12 where Clarabel stops
-        # near 1e-9 to 1e-6, so the verifier asks ECOS first; the policy still falls back.
+    Reference accuracy: the closed form d(w) magnifies errors of w by eta (600 on the worst
+    case). Measured here, ECOS returns multipliers to ~1e-11 where Clarabel stops between 1e-9
+    and 1e-6, so the verifier asks ECOS first; the policy still falls back.
+    """
+    order = solver_order(kind, solver)
+    if solver is None and kind == "exp" and "ECOS" in order:
         order.remove("ECOS")
         order.insert(1 if order[0] == "MOSEK" else 0, "ECOS")
-    return solve(model.problem, formulation.kind, certify=certify, order=order)
+    return order
 
 
 def duality_checks(formulation: Formulation, U: np.ndarray, instance: str, tol: float,
@@ -86,10 +75,11 @@ def duality_checks(formulation: Formulation, U: np.ndarray, instance: str, tol: 
     def check(label, reference, value, ok, detail="", tolerance=tol):
         return Check(instance, name, nu, label, reference, value, tolerance, _status(ok), detail)
 
-    primal = f.primal(U)
+    order = _reference_order(f.kind, solver)
+    primal, primal_certificate, primal_record = f.solve_primal(U, tol / 100, order=order)
     dual = f.dual(U)
-    primal_record = _solve_tight(primal, f, U, solver, tol, "primal")
-    dual_record = _solve_tight(dual, f, U, solver, tol, "dual")
+    dual_record = solve(dual.problem, f.kind, order=order, certify=lambda: f.certify(
+        U, dual.point().w, dual.d()).gap <= tol / 100)
     d = euclidean_capped_projection(primal.d.value, nu)
     point = dual.point()
     P = f.primal_objective(U, d)
@@ -131,7 +121,7 @@ def duality_checks(formulation: Formulation, U: np.ndarray, instance: str, tol: 
         # points are within the sum of their radii.
         induced = f.certify(U, point.w)
         radius = (math.sqrt(2 * f.eta * induced.gap)
-                  + math.sqrt(2 * f.eta * max(certificates["primal"].gap, 0.0)))
+                  + math.sqrt(2 * f.eta * max(primal_certificate.gap, 0.0)))
         distance = float(np.abs(induced.d - d).sum())
         out.append(check("independent dual's d(w) vs primal d (l1)", "thesis (3.11); Pinsker",
                          distance, distance <= radius + tol,
