@@ -1,4 +1,4 @@
-"""The walkthroughs in ``docs/*.md`` run and print what they say they print.
+"""README.md and the walkthroughs in ``docs/*.md`` run and print what they say they print.
 
 A walkthrough is a markdown file with ```python code blocks, each immediately followed by a
 ```text block holding exactly what that code printed. The python blocks of one file run top to
@@ -90,9 +90,10 @@ def cells(markdown: str) -> list[tuple[Block, Block]]:
 def walkthroughs() -> list[Path]:
     if not DOCS.is_dir():
         return []
-    return [p for p in sorted(DOCS.glob("*.md"))
-            if p.name not in SKIP and any(b.lang == "python"
-                                          for b in parse_blocks(p.read_text(encoding="utf-8")))]
+    candidates = [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
+    return [p for p in candidates
+            if p.is_file() and p.name not in SKIP
+            and any(b.lang == "python" for b in parse_blocks(p.read_text(encoding="utf-8")))]
 
 
 # --- comparison ----------------------------------------------------------------------------
