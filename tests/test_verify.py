@@ -14,7 +14,7 @@ FORMULATIONS = Path(formulations.__file__).parent
 
 def test_verify_worst_case_passes_and_writes_json(tmp_path, capsys):
     out = tmp_path / "verify.json"
-    code = main(["--instances", "worst_case,random", "--json", str(out)])
+    code = main(["--instances", "worst_case:12,random", "--json", str(out)])
     printed = capsys.readouterr().out
     report = json.loads(out.read_text())
     statuses = {c["status"] for c in report["checks"]}
@@ -46,6 +46,8 @@ def test_verify_catches_a_wrong_dual(tmp_path, capsys):
 
 def test_verify_bad_arguments_exit_2(capsys):
     assert main(["--instances", "nope"]) == 2
+    assert main(["--instances", "worst_case:7"]) == 2  # the instance needs an even N
+    assert main(["--instances", "random:x"]) == 2
     assert main(["--tol", "-1"]) == 2
     assert main(["--formulation", "no_such_formulation"]) == 2
     err = capsys.readouterr().err

@@ -21,7 +21,7 @@ from ..errors import DualBoostInputError, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
 from .checks import Check, duality_checks, run_checks
-from .instances import Instance, default_instances
+from .instances import Instance, instance_by_name
 
 __all__ = ["Check", "main", "verify"]
 
@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="ERLPBoost stopping rule of the boosting runs (default simple: "
                              "Lemmas 3.8-3.9 and Thm 3.10 are stated for it)")
     parser.add_argument("--instances", default="random,worst_case,breast_cancer",
-                        help="comma-separated subset of random, worst_case, breast_cancer")
+                        help="comma-separated list of random[:SEED], worst_case[:N] (N even, "
+                             "default 20), breast_cancer")
     parser.add_argument("--json", metavar="FILE", help="write every check as JSON")
     return parser
 
@@ -134,12 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             raise DualBoostInputError(f"--tol must be positive, got {args.tol:g}")
         names = args.formulation or available_formulations()
         formulations = [load_formulation(name) for name in names]
-        wanted = [s.strip() for s in args.instances.split(",") if s.strip()]
-        by_name = {i.name.split(":")[0]: i for i in default_instances()}
-        unknown = [w for w in wanted if w not in by_name]
-        if unknown:
-            raise DualBoostInputError(f"unknown instance(s) {', '.join(unknown)}; choose from "
-                                      f"{', '.join(by_name)}")
+        instances = [instance_by_name(s.strip()) for s in args.instances.split(",")
+                     if s.strip()]
         if args.solver:
             from ..solvers import solver_order
             solver_order("lp", args.solver)
@@ -147,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         errors.print(f"python -m dualboost.verify: error: {exc}", markup=False, highlight=False)
         return 2
     start = time.perf_counter()
-    checks = verify(formulations, [by_name[w] for w in wanted], tol=args.tol,
+    checks = verify(formulations, instances, tol=args.tol,
                     solver=args.solver, stopping=args.stopping,
                     log=lambda m: errors.print(f"[dim]{time.perf_counter() - start:6.1f}s[/] {m}"))
     render(checks, console)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import load_dataset, lpboost_worst_case
+from ..errors import DualBoostInputError
 from ..oracles import make_oracle
 
 
@@ -62,3 +63,20 @@ def random_instance(seed: int = 0, eps: float = 0.1) -> Instance:
 
 def default_instances() -> list[Instance]:
     return [random_instance(0), worst_case(20), breast_cancer()]
+
+
+def instance_by_name(spec: str) -> Instance:
+    """``random[:SEED]``, ``worst_case[:N]`` or ``breast_cancer``."""
+    name, _, argument = spec.partition(":")
+    builders = {"random": random_instance, "worst_case": worst_case,
+                "breast_cancer": breast_cancer}
+    if name not in builders or (argument and name == "breast_cancer"):
+        raise DualBoostInputError(f"unknown instance {spec!r}; choose from random[:SEED], "
+                                  "worst_case[:N], breast_cancer")
+    if not argument:
+        return builders[name]()
+    try:
+        value = int(argument)
+    except ValueError:
+        raise DualBoostInputError(f"instance {spec!r}: {argument!r} is not an integer") from None
+    return builders[name](value)
