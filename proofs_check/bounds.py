@@ -20,7 +20,7 @@ from scipy.optimize import linprog
 
 from .duality import erlpboost_dual_slsqp, erlpboost_primal_slsqp, primal_value, theta_hat
 from .lpboost import lp_d_domain
-from .result import CheckResult, summarize_methods, sym_equal
+from .result import CheckResult, Comparisons, summarize_methods, sym_equal
 
 __all__ = [
     "binary_relative_entropy",
@@ -49,14 +49,8 @@ def check_iteration_bound_algebra(eta_factor: float = 2) -> CheckResult:
     L, eps = sp.symbols("L epsilon", positive=True)
     eta = sp.nsimplify(eta_factor) * L / eps
     dom = {L: (sp.Rational(1, 10), 5), eps: (sp.Rational(1, 100), 2)}
-    fails: list[str] = []
-    methods: list[str] = []
-
-    def cmp(label: str, got: sp.Expr, want: sp.Expr) -> None:
-        ok, how = sym_equal(got, want, dom)
-        methods.append(how)
-        if not ok:
-            fails.append(label)
+    cmp = Comparisons(dom)
+    methods, fails = cmp.methods, cmp.failures
 
     cmp("16 eta/eps", 16 * eta / eps, 32 * L / eps**2)
     cmp("32 eta/eps", 32 * eta / eps, 64 * L / eps**2)

@@ -20,7 +20,7 @@ import sympy as sp
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 
-from .result import CheckResult, summarize_methods, sym_equal
+from .result import CheckResult, Comparisons, summarize_methods
 
 __all__ = [
     "check_erlpboost_dual_derivation",
@@ -174,14 +174,8 @@ def check_erlpboost_dual_derivation(psi_sign: int = 1, N: int = 3, t: int = 2) -
     dom = I.domains()
     s = I.margins()
     s_simplex = [sp.expand(x.subs(I.w_on_simplex())) for x in s]
-    methods: list[str] = []
-    failures: list[str] = []
-
-    def cmp(label: str, got: sp.Expr, want: sp.Expr) -> None:
-        ok, how = sym_equal(got, want, dom)
-        methods.append(how)
-        if not ok:
-            failures.append(f"{label}: {how}")
+    cmp = Comparisons(dom)
+    methods, failures = cmp.methods, cmp.failures
 
     # dL/dgamma = 1 - 1.w
     cmp("dL/dgamma", D.dL_dgamma, 1 - sum(I.w))
@@ -452,14 +446,8 @@ def check_unnormalized_dual(use_normalized_beta: bool = False, N: int = 3, t: in
     eta, nu, beta = I.eta, I.nu, I.beta
     dom = I.domains()
     dom.update({s: (sp.Rational(1, 20), sp.Rational(1, 3)) for s in I.d0[:-1]})
-    failures: list[str] = []
-    methods: list[str] = []
-
-    def cmp(label: str, got: sp.Expr, want: sp.Expr) -> None:
-        ok, how = sym_equal(got, want, dom)
-        methods.append(how)
-        if not ok:
-            failures.append(f"{label}: {how}")
+    cmp = Comparisons(dom)
+    methods, failures = cmp.methods, cmp.failures
 
     s = I.margins()
     for n in range(N):

@@ -107,3 +107,18 @@ def summarize_methods(methods: list[str]) -> str:
     if n_sym + n_num < len(methods):
         txt += f", {len(methods) - n_sym - n_num} NOT equal"
     return txt
+
+
+class Comparisons:
+    """Collects symbolic comparisons of one check: how each was decided, and which failed."""
+
+    def __init__(self, domains: dict):
+        self.domains = domains
+        self.methods: list[str] = []
+        self.failures: list[str] = []
+
+    def __call__(self, label: str, got: sp.Expr, want: sp.Expr) -> None:
+        ok, how = sym_equal(got, want, self.domains)
+        self.methods.append(how)
+        if not ok:
+            self.failures.append(f"{label}: {how}")
