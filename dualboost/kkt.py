@@ -131,16 +131,14 @@ def _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
     sol = linprog(cost, A_eq=A_eq.tocsc(), b_eq=b_eq, bounds=bounds, method="highs",
                   options={"primal_feasibility_tolerance": 1e-10,
                            "dual_feasibility_tolerance": 1e-10})
+    w, psi = np.zeros(t), np.zeros(N)
+    if sol.status != 0:  # sol.x is None: report the failure as an infinite residual
+        return KKTRecovery(w=w, psi=psi, beta=float("nan"), residual=float("inf"),
+                           active_w=active_w, active_psi=np.flatnonzero(capped))
     x = sol.x
-    w = np.zeros(t)
     w[active_w] = x[:n_w]
-    psi = np.zeros(N)
     psi[capped] = x[n_w:n_w + n_c]
     beta = float(x[n_w + n_c + n_z])
-    if sol.status != 0:
-        return KKTRecovery(w=np.zeros(t), psi=np.zeros(N), beta=float("nan"),
-                           residual=float("inf"), active_w=active_w,
-                           active_psi=np.flatnonzero(capped))
     core = n_w + n_c + n_z + 1
     residual = float(np.max(np.abs(A_eq[:, :core] @ x[:core] - b_eq) * np.append(weights, 1.0)))
     return KKTRecovery(w=w, psi=psi, beta=beta, residual=residual, active_w=active_w,

@@ -618,3 +618,21 @@ def test_invalid_problem_size():
     for N in (0, -3, 2.5, "10"):
         with pytest.raises(DualBoostInputError, match="N must be a positive integer"):
             ERLPBoost(N)
+
+
+def test_kkt_l1_fallback_failure_is_an_infinite_residual(monkeypatch):
+    """If HiGHS fails on the fallback LP, recovery reports it instead of crashing on sol.x."""
+    import types
+
+    from dualboost import kkt
+
+    U = np.column_stack([np.ones(4), -np.ones(4)])  # degenerate: forces the L1 fallback
+    d = np.full(4, 0.25)
+    failed = types.SimpleNamespace(status=4, x=None)
+    monkeypatch.setattr(kkt, "linprog", lambda *args, **kwargs: failed)
+    monkeypatch.setattr(kkt, "_interior_least_squares",
+                        lambda *args: kkt.KKTRecovery(np.zeros(2), np.zeros(4), 0.0, 1.0,
+                                                      np.arange(1), np.arange(0)))
+    recovery = kkt.active_set_multipliers(U, d, np.zeros(4), 1.0, tol=1e-6,
+                                          explicit_nonnegativity=True)
+    assert recovery.residual == np.inf and np.isnan(recovery.beta)
