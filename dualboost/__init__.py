@@ -6,18 +6,21 @@ a time and certifies every solve by strong duality.
 """
 
 from .engine import boost
-from .errors import DualBoostInputError, FormulationContractError, SolverFailure
+from .errors import DualBoostInputError, DualityViolation, FormulationContractError, SolverFailure
 from .estimator import DualBoostClassifier
-from .formulation import Certificate, DualModel, DualPoint, Formulation, PrimalModel
+from .formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from .margins import soft_margin
+from .params import Param
 from .registry import available_formulations, load_formulation
+from .regularized import RegularizedLPBoost
 from .result import BoostResult, IterationRecord
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BoostResult", "Certificate", "DualBoostInputError", "DualModel", "DualPoint", "Formulation",
-    "FormulationContractError", "IterationRecord", "PrimalModel", "SolverFailure",
+    "BoostResult", "Capabilities", "Certificate", "DualBoostInputError", "DualityViolation",
+    "Formulation", "FormulationContractError", "IterationRecord", "Model", "Multipliers", "Param",
+    "RegularizedLPBoost", "SolverFailure",
     "DualBoostClassifier",
     "available_formulations", "boost", "load_formulation", "soft_margin", "__version__",
 ]

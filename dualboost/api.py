@@ -54,7 +54,9 @@ def run(
     eta: float | None = None,
     oracle: str = "stumps",
     hypotheses: np.ndarray | None = None,
-    stopping: str = "practical",
+    stopping: str | None = None,
+    algorithm: str | None = None,
+    params: dict | None = None,
     max_iter: int = 1000,
     solver: str | None = None,
     kkt: bool = True,
@@ -64,7 +66,9 @@ def run(
 
     ``hypotheses`` (an N x J matrix of predictions in [-1, 1]) selects the finite-column oracle
     and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
-    diagnostic (its residual is then None in the history).
+    diagnostic (its residual is then None in the history). ``params`` sets any parameter the
+    formulation declares (``nu``, ``eps``, ``eta`` keep their own keywords); one it does not
+    declare is an error. ``algorithm`` defaults to the formulation's own.
     """
     from .oracles import make_oracle
 
@@ -73,10 +77,19 @@ def run(
     if N == 0:
         raise DualBoostInputError("the data set is empty")
     cls = load_formulation(formulation)
-    instance = cls(N, nu=resolve_nu(N, nu, nu_frac), eps=eps, eta=eta)
+    given = dict(params or {})
+    declared = {p.name for p in cls.params}
+    if "nu" in declared or nu is not None or nu_frac is not None:
+        given["nu"] = resolve_nu(N, nu, nu_frac) if (nu is not None or nu_frac is not None) \
+            else given.get("nu", resolve_nu(N))
+    if eps is not None:
+        given.setdefault("eps", eps)
+    if eta is not None:
+        given["eta"] = eta
+    instance = cls(N, **given)
     if hypotheses is not None:
         weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
     else:
         weak = make_oracle(oracle).fit(X, y)
-    return boost(instance, weak, stopping=stopping, max_iter=max_iter, solver=solver, kkt=kkt,
-                 progress=progress)
+    return boost(instance, weak, algorithm=algorithm, stopping=stopping, max_iter=max_iter,
+                 solver=solver, kkt=kkt, progress=progress)

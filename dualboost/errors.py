@@ -19,3 +19,16 @@ class SolverFailure(RuntimeError):
     def __init__(self, message: str, attempts: list | None = None):
         super().__init__(message)
         self.attempts = attempts or []
+
+
+class DualityViolation(RuntimeError):
+    """A feasible primal/dual pair with Theta > P: the formulation's models are not a pair.
+
+    This blames the formulation, not the solvers: weak duality holds for any correct Lagrangian
+    dual, whatever the solver's accuracy, because both values are evaluated at exactly feasible
+    points.
+    """
+
+    def __init__(self, message: str, certificate=None):
+        super().__init__(message)
+        self.certificate = certificate

@@ -1,106 +1,153 @@
-"""The formulation contract: a primal (d-domain) and a dual (w-domain) model of a boosting problem.
+"""The formulation contract: a boosting problem stated once, as a primal and a dual cvxpy model.
 
 Vocabulary (thesis, Ch. 3 on): the *primal* is the problem over the distribution d on the N
-examples; the *dual* is the problem over the weights w on the t hypotheses, with psi (multipliers
-of the caps ``d_n <= 1/nu``, equal to the soft-margin slacks) and beta (multiplier of
-``sum(d) = 1``). Seeds 002 and 004 use the opposite names; formulations translated from them must
-say so in their docstring.
+examples (the d-domain); the *dual* is the problem over the weights w on the t hypotheses (the
+w-domain). Seeds 002 and 004 use the opposite names; a formulation translated from them says so.
 
-A formulation is bound to one problem size: ``F(N, nu=..., eps=..., eta=...)``. nu is a count in
-[1, N] (thesis convention; nu = 1 is the hard margin). The column matrix ``U`` (N x t) has entries
-``u_n^q = y_n h^q(x_n)`` in [-1, 1].
+What a formulation declares (see docs/formulations.md for the catalogue):
 
-To write a new formulation, subclass :class:`Formulation` and implement the abstract methods;
-:func:`dualboost.registry.load_formulation` accepts the file path of such a module.
+* ``params``: its parameter schema (:mod:`dualboost.params`); ``F(N, **params)`` validates and
+  fills defaults, and any parameter it does not declare is an error.
+* ``primal(U)`` and ``dual(U)``: cvxpy models with **named** variables and constraints
+  (:class:`Model`). Each primal constraint is named by the dual variable that prices it: the edge
+  constraints ``U^T d <= gamma`` are ``"w"``, the caps ``d <= 1/nu`` are ``"psi"``, the
+  normalization ``sum(d) = 1`` is ``"beta"``; a formulation with other blocks (a budget, an edge
+  bound) names them the same way. The dual model's variables carry the same names.
+* ``primal_objective(U, d)``: P(d) in numpy (families derive it from the same expressions).
+* ``capabilities``: what the engine and the verifier may assume (strict convexity, cones, closed
+  forms), instead of switches on the formulation's name.
+
+What is derived, generically, from those declarations (a formulation may override any of them
+with a faster closed form, which the verifier then compares with the derived one):
+
+* ``dual_objective(U, point)``: Theta at a dual point, evaluated on the dual model's own
+  expression; dual variables missing from ``point`` are maximized out with the others fixed;
+  ``-inf`` off the dual feasible set.
+* ``dual_feasible(U, point)``: the nearest exactly feasible dual point (a formulation owns its
+  dual feasible set; the default clips the dual model's nonnegative variables).
+* ``best_response(U, w)``: the other dual variables maximized for fixed w (the inner
+  minimization over d of the Lagrangian, by duality), giving an exact lower bound.
+* ``certify(U, point, d)``: an exact bracket Theta(point) <= optimum <= P(d).
+* ``recover_dual(U, d)``: the KKT / active-set linear system (thesis §3.2.4, App. A) assembled from
+  the primal model's objective gradient and its named linear constraint blocks.
 """
 
 from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
 
 from .errors import DualBoostInputError
-from .kkt import KKTRecovery
-from .projection import euclidean_capped_projection
+from .kkt import KKTRecovery, generic_kkt_recovery
+from .params import Param, resolve_params
+
+__all__ = ["Capabilities", "Certificate", "Formulation", "Model", "Multipliers"]
+
+#: relative tolerance for "this dual point is feasible" when evaluating Theta
+FEASIBILITY_TOL = 1e-9
+
+
+class Multipliers(dict):
+    """A dual point: a mapping from dual-variable name to value, also readable as attributes.
+
+    ``m.w`` is ``m["w"]``; a name the formulation does not have reads as None.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.get(name)
+
+    def copy(self) -> Multipliers:
+        return Multipliers({k: (np.array(v, dtype=float) if v is not None else None)
+                            for k, v in self.items()})
 
 
 @dataclass
-class DualPoint:
-    """A point (w, psi, beta) of the w-domain; beta may be None where it is optimized out."""
+class Model:
+    """A cvxpy problem with its variables and constraints named.
 
-    w: np.ndarray
-    psi: np.ndarray
-    beta: float | None = None
-
-
-@dataclass
-class PrimalModel:
-    """The d-domain cvxpy problem with its constraints named by their multipliers.
-
-    ``edge`` is ``U.T @ d <= gamma`` (multipliers w), ``cap`` is ``d <= 1/nu`` (multipliers psi;
-    None when nu = 1, where the caps are implied by the simplex), ``normalization`` is
-    ``sum(d) == 1`` (multiplier beta).
+    ``constraints`` maps the name of a dual variable to the constraint it prices (primal models)
+    or is empty (dual models, whose constraints are read from ``problem``). ``absent`` holds the
+    value of a block that this instance does not model (the caps at nu = 1: psi = 0).
     """
 
     problem: cp.Problem
-    d: cp.Variable
-    gamma: cp.Variable
-    edge: cp.Constraint
-    cap: cp.Constraint | None
-    normalization: cp.Constraint
+    variables: dict[str, cp.Variable]
+    constraints: dict[str, cp.Constraint] = field(default_factory=dict)
+    absent: dict[str, Any] = field(default_factory=dict)
 
-    def multipliers(self) -> DualPoint:
-        """The solver's multipliers, in the thesis's sign convention ``+beta (1.d - 1)``."""
-        N = self.d.shape[0]
-        w = np.asarray(self.edge.dual_value, dtype=float).reshape(-1)
-        psi = (np.zeros(N) if self.cap is None
-               else np.asarray(self.cap.dual_value, dtype=float).reshape(-1))
-        # cvxpy's Lagrangian for an equality ``lhs == rhs`` is ``+ y (lhs - rhs)``, as the thesis's.
-        beta = float(np.asarray(self.normalization.dual_value).reshape(-1)[0])
-        return DualPoint(w, psi, beta)
+    def __getattr__(self, name: str) -> Any:  # model.d, model.w, ...
+        variables = self.__dict__.get("variables", {})
+        if name in variables:
+            return variables[name]
+        raise AttributeError(name)
+
+    def values(self) -> Multipliers:
+        """The solved variables."""
+        out = Multipliers({k: _as_value(v.value) for k, v in self.variables.items()})
+        for k, v in self.absent.items():
+            out.setdefault(k, v)
+        return out
+
+    def multipliers(self) -> Multipliers:
+        """The solver's multipliers of the named constraints, in the Lagrangian sign convention
+        ``f(x) + sum_c lambda_c . expr_c(x)`` with ``expr_c <= 0`` / ``== 0`` (cvxpy's convention,
+        and the thesis's ``+beta (1.d - 1)``, ``+psi (d - 1/nu)``, ``+w (U^T d - gamma)``)."""
+        out = Multipliers({k: _as_value(c.dual_value) for k, c in self.constraints.items()})
+        for k, v in self.absent.items():
+            out.setdefault(k, v)
+        return out
 
 
-@dataclass
-class DualModel:
-    """The w-domain cvxpy problem; ``beta`` is None where the formulation optimizes it out."""
+def _as_value(value: Any) -> Any:
+    if value is None:
+        return None
+    array = np.asarray(value, dtype=float)
+    return float(array.reshape(-1)[0]) if array.size == 1 and array.ndim == 0 else \
+        array.reshape(-1) if array.ndim > 1 else array
 
-    problem: cp.Problem
-    w: cp.Variable
-    psi: cp.Variable | None
-    beta: cp.Variable | None
-    N: int
-    #: the constraint whose multipliers are d (the LP's ``U w + psi + beta >= 0``), if any
-    d_constraint: cp.Constraint | None = None
 
-    def d(self) -> np.ndarray | None:
-        """The primal d carried by the dual model's multipliers, where the model has them."""
-        if self.d_constraint is None:
-            return None
-        return np.asarray(self.d_constraint.dual_value, dtype=float).reshape(-1)
+@dataclass(frozen=True)
+class Capabilities:
+    """What a formulation declares about itself.
 
-    def point(self) -> DualPoint:
-        """The solved (w, psi, beta); psi is 0 when the model has no caps (nu = 1)."""
-        psi = np.zeros(self.N) if self.psi is None else np.asarray(self.psi.value, dtype=float)
-        beta = None if self.beta is None else float(self.beta.value)
-        return DualPoint(np.asarray(self.w.value, dtype=float), psi, beta)
+    ``strictly_convex``: the primal objective is strictly convex in d, so d is unique and a
+    function of the dual point (then a closed form d(w) can exist and the thesis's delta stopping
+    rules apply). ``cones``: the cone types the models need (``"lp"``, ``"soc"``, ``"exp"``,
+    ``"pow"``): the solver policy picks solvers from them. ``closed_forms``: names of the
+    hand-written fast paths the class provides (``"primal_objective"``, ``"dual_objective"``,
+    ``"d_from_dual"``, ``"optimal_beta"``, ``"best_response"``); the verifier compares each
+    with the derived version.
+    """
+
+    strictly_convex: bool
+    cones: tuple[str, ...] = ("lp",)
+    closed_forms: tuple[str, ...] = ()
+
+    @property
+    def solver_kind(self) -> str:
+        """'lp' for pure linear programs, 'exp' when any exponential/power/SOC cone is needed."""
+        return "lp" if set(self.cones) <= {"lp"} else "exp"
 
 
 @dataclass
 class Certificate:
-    """An exact bracket of the master problem's optimum built from a dual candidate w.
+    """An exact bracket of a master problem's optimum.
 
-    ``psi`` and ``beta`` are optimal *for this w*, ``d`` is the feasible distribution they induce,
-    ``dual_value = Theta(w, psi) <= optimum <= primal_value = P(d)``; ``gap`` is the difference.
+    ``point`` is an exactly feasible dual point and ``dual_value = Theta(point)``; ``d`` is an
+    exactly feasible primal point and ``primal_value = P(d)``; by weak duality
+    ``dual_value <= optimum <= primal_value``. A ``gap`` below zero means the formulation's
+    primal and dual do not form a pair: the verifier and ``fit`` report it as such.
     """
 
-    w: np.ndarray
-    psi: np.ndarray
-    beta: float
+    point: Multipliers
     d: np.ndarray
     primal_value: float
     dual_value: float
@@ -109,55 +156,69 @@ class Certificate:
     def gap(self) -> float:
         return self.primal_value - self.dual_value
 
+    @property
+    def w(self) -> np.ndarray:
+        return self.point["w"]
+
+    @property
+    def psi(self) -> np.ndarray | None:
+        return self.point.get("psi")
+
+    @property
+    def beta(self) -> float | None:
+        return self.point.get("beta")
+
 
 class Formulation(ABC):
-    """Base class of every primal/dual pair. See the module docstring for the conventions."""
+    """Base class of every primal/dual pair. See the module docstring for the contract."""
 
     #: short name used by the registry, the CLI and the JSON output
     name: ClassVar[str]
-    #: 'lp' (HiGHS first) or 'exp' (exponential cones: Clarabel first)
-    kind: ClassVar[str]
-    #: True when the primal has a strictly convex regularizer (1/eta) R(d): then d is unique and
-    #: the engine uses the thesis's delta stopping rules; False for the plain LP (Alg. 2.1).
-    regularized: ClassVar[bool]
-    #: the equations of the seed that this file implements, e.g. "thesis (3.6), (3.10), (3.11)"
+    #: one line for ``dualboost list``
+    summary: ClassVar[str] = ""
+    #: the seed's equation numbers this file implements, e.g. "thesis (3.6), (3.10), (3.11)"
     equations: ClassVar[str] = ""
-    #: which theorems the verifier checks on boosting runs: "lp" (Alg. 2.1 invariants),
-    #: "entropy" (thesis Lemmas 3.7-3.9, Thm 3.10: they need the relative-entropy regularizer)
-    #: or None. A copied file inherits the tag; if a swapped regularizer breaks a lemma, the
-    #: verifier says so.
-    theory: ClassVar[str | None] = None
+    #: the declared parameters (see :mod:`dualboost.params`)
+    params: ClassVar[tuple[Param, ...]] = ()
+    capabilities: ClassVar[Capabilities]
+    #: the algorithm ``dualboost fit`` runs by default (see :mod:`dualboost.algorithms`)
+    default_algorithm: ClassVar[str]
 
-    def __init__(self, N: int, nu: float = 1.0, eps: float = 0.01, eta: float | None = None,
-                 d0: np.ndarray | None = None):
-        if not isinstance(N, (int, np.integer)) or N < 1:
+    def __init__(self, N: int, **params: Any):
+        if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
             raise DualBoostInputError(f"N must be a positive integer, got {N!r}")
-        nu = float(nu)
-        if not math.isfinite(nu) or nu < 1 or nu > N:
-            raise DualBoostInputError(
-                f"nu must be a count in [1, N] = [1, {N}], got {nu:g} "
-                "(use nu_frac for a fraction of N)")
-        eps = float(eps)
-        if not math.isfinite(eps) or eps <= 0:
-            raise DualBoostInputError(f"eps must be a positive number, got {eps:g}")
-        if d0 is None:
-            d0 = np.full(N, 1.0 / N)
-        d0 = np.asarray(d0, dtype=float)
-        if d0.shape != (N,) or np.any(d0 <= 0) or abs(d0.sum() - 1) > 1e-9 or np.any(d0 > 1 / nu):
-            raise DualBoostInputError(
-                "d0 must be a strictly positive distribution on the N examples with d0 <= 1/nu")
-        self.N, self.nu, self.eps, self.d0 = int(N), nu, eps, d0
-        if eta is None:
-            eta = self.default_eta(self.N, nu, eps)
-        elif not (math.isfinite(float(eta)) and float(eta) > 0):
-            raise DualBoostInputError(f"eta must be a positive number, got {eta!r}")
-        self.eta = None if eta is None else float(eta)
+        self.N = int(N)
+        self.values = resolve_params(self.params, self.N, params,
+                                     owner=f"formulation {self.name!r}")
+        for key, value in self.values.items():
+            setattr(self, key, value)
+        self._check()
 
-    # -- helpers shared by subclasses -------------------------------------------------------
+    def _check(self) -> None:
+        """Cross-parameter conditions; raise DualBoostInputError."""
+
+    def updated(self, **params: Any) -> Formulation:
+        """A copy with some parameters changed (algorithms use it for state such as gamma_hat)."""
+        given = {k: v for k, v in self.values.items()}
+        given.update(params)
+        return type(self)(self.N, **given)
+
+    def parameters(self) -> dict:
+        """The resolved parameters as plain values (for JSON and reports)."""
+        out: dict[str, Any] = {"formulation": self.name, "N": self.N}
+        for key, value in self.values.items():
+            if isinstance(value, np.ndarray):
+                uniform = np.allclose(value, 1.0 / self.N, rtol=0, atol=1e-15)
+                out[key] = "uniform" if uniform else value.tolist()
+            else:
+                out[key] = value
+        return out
+
+    # -- helpers ----------------------------------------------------------------------------
     @property
-    def has_caps(self) -> bool:
-        """nu = 1 is the hard margin: ``d <= 1`` is implied by the simplex and not modelled."""
-        return self.nu > 1
+    def kind(self) -> str:
+        """Solver family for the policy ('lp' or 'exp'), from the declared cones."""
+        return self.capabilities.solver_kind
 
     def check_columns(self, U: np.ndarray) -> np.ndarray:
         """Validate a column matrix: N rows, finite entries in [-1, 1]."""
@@ -173,89 +234,196 @@ class Formulation(ABC):
                 f"U entries must lie in [-1, 1], got range [{U.min():g}, {U.max():g}]")
         return U
 
-    def parameters(self) -> dict:
-        return {"formulation": self.name, "N": self.N, "nu": self.nu, "eps": self.eps,
-                "eta": self.eta}
-
-    # -- the contract ---------------------------------------------------------------------
+    # -- the declared math ------------------------------------------------------------------
     @abstractmethod
-    def primal(self, U: np.ndarray) -> PrimalModel:
-        """The d-domain problem over the columns U."""
+    def primal(self, U: np.ndarray) -> Model:
+        """The d-domain problem over the columns U (variables include ``"d"``)."""
 
     @abstractmethod
-    def dual(self, U: np.ndarray) -> DualModel:
-        """The w-domain problem over the columns U."""
+    def dual(self, U: np.ndarray) -> Model:
+        """The w-domain problem over the columns U (variables include ``"w"``)."""
 
     @abstractmethod
     def primal_objective(self, U: np.ndarray, d: np.ndarray) -> float:
-        """P^t(d) at any d of the capped simplex; with t = 0 columns the max edge is -1."""
+        """P(d) at a primal-feasible d (``inf`` where d is infeasible)."""
 
-    @abstractmethod
-    def dual_objective(self, U: np.ndarray, w: np.ndarray, psi: np.ndarray,
-                       beta: float | None = None) -> float:
-        """Theta^t(w, psi, beta); with beta None, the value with beta optimized out."""
+    def primal_feasible(self, d: np.ndarray) -> np.ndarray:
+        """The nearest exactly feasible primal point (default: d itself)."""
+        return np.asarray(d, dtype=float)
 
-    def d_from_dual(self, U: np.ndarray, w: np.ndarray, psi: np.ndarray,
-                    beta: float | None = None) -> np.ndarray | None:
-        """Closed-form primal point from dual variables (thesis (3.11)); None when none exists."""
+    def d_from_dual(self, U: np.ndarray, point: Mapping[str, Any]) -> np.ndarray | None:
+        """The primal point determined by a dual point, where one is (strictly convex primal)."""
         return None
 
-    @abstractmethod
+    # -- derived: the dual objective --------------------------------------------------------
+    def dual_objective(self, U: np.ndarray, point: Mapping[str, Any]) -> float:
+        """Theta at ``point`` on the dual model's own expression (see the module docstring)."""
+        return self.dual_objective_reference(U, point)
+
+    def dual_objective_reference(self, U: np.ndarray, point: Mapping[str, Any]) -> float:
+        """The derived Theta: the dual model evaluated at ``point``; missing dual variables are
+        maximized with the given ones fixed (one cvxpy solve)."""
+        U = self.check_columns(U)
+        model = self.dual(U)
+        missing = [k for k in model.variables if point.get(k) is None]
+        if missing:
+            fixed = [model.variables[k] == np.asarray(point[k], dtype=float).reshape(
+                model.variables[k].shape) for k in model.variables if k not in missing]
+            problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
+            from .solvers import solve
+            solve(problem, self.kind)
+            return float(problem.value) if problem.value is not None else -math.inf
+        for key, variable in model.variables.items():
+            variable.value = np.asarray(point[key], dtype=float).reshape(variable.shape)
+        for variable in model.problem.variables():
+            if variable.value is None:
+                raise DualBoostInputError(
+                    f"{self.name}: dual model variable {variable.name()!r} is not named in "
+                    "Model.variables, so a dual point cannot set it")
+        scale = 1.0 + max((np.abs(np.asarray(v.value)).max() for v in model.variables.values()),
+                          default=0.0)
+        for constraint in model.problem.constraints:
+            if constraint.violation() is not None and \
+                    np.max(constraint.violation()) > FEASIBILITY_TOL * scale:
+                return -math.inf
+        for variable in model.variables.values():
+            if variable.attributes.get("nonneg") and np.min(variable.value) < \
+                    -FEASIBILITY_TOL * scale:
+                return -math.inf
+        value = model.problem.objective.value
+        if value is None or not np.isfinite(value):
+            return -math.inf
+        return float(value)
+
+    def dual_feasible(self, U: np.ndarray, point: Mapping[str, Any]) -> Multipliers:
+        """An exactly feasible dual point near ``point`` (default: clip nonnegative variables)."""
+        model = self.dual(U)
+        out = Multipliers()
+        for key, variable in model.variables.items():
+            value = point.get(key)
+            if value is None:
+                continue
+            value = np.array(value, dtype=float)
+            if variable.attributes.get("nonneg"):
+                value = np.clip(value, 0.0, None)
+            out[key] = value
+        return out
+
+    # -- derived: best response, certificate, KKT recovery ----------------------------------
     def best_response(self, U: np.ndarray, w: np.ndarray) -> Certificate:
-        """For fixed w in the simplex: the optimal psi (and beta), the induced feasible d and both
-        objective values, an exact bracket of the optimum (see :class:`Certificate`)."""
+        """For a feasible w: the other dual variables maximized, and the induced bracket."""
+        return self.best_response_reference(U, w)
 
-    @abstractmethod
-    def recover_dual(self, U: np.ndarray, d: np.ndarray, tol: float = 1e-6) -> KKTRecovery:
-        """(w, psi, beta) from an optimal d by the active-set linear system (thesis §3.2.4)."""
+    def best_response_reference(self, U: np.ndarray, w: np.ndarray) -> Certificate:
+        """The derived best response: the dual model solved with w fixed (one cvxpy solve).
 
-    @classmethod
-    def default_eta(cls, N: int, nu: float, eps: float) -> float | None:
-        """The theory's eta for (N, nu, eps); None for formulations without a regularizer."""
-        return None
+        By duality this is the inner minimization over d of the Lagrangian at w.
+        """
+        from .solvers import solve
 
-    @classmethod
-    def iteration_bound(cls, N: int, nu: float, eps: float, stopping: str = "simple"
-                        ) -> float | None:
-        """The theory's bound T(N, nu, eps) on the iterations; None when the theory has none."""
-        return None
+        U = self.check_columns(U)
+        model = self.dual(U)
+        w = np.asarray(w, dtype=float).reshape(-1)
+        fixed = [model.variables["w"] == w]
+        problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
+        solve(problem, self.kind)
+        point = self.dual_feasible(U, model.values() | {"w": w})
+        d = self.d_from_dual(U, point)
+        d = None if d is None else self.primal_feasible(d)
+        dual_value = self.dual_objective(U, point)
+        primal_value = math.inf if d is None else self.primal_objective(U, d)
+        return Certificate(point, d, primal_value, dual_value)
 
-    # -- generic, built on the contract -----------------------------------------------------
+    def certify(self, U: np.ndarray, point: Mapping[str, Any] | np.ndarray,
+                d: np.ndarray | None = None) -> Certificate:
+        """The exact bracket certified by a solver's dual point and primal d.
+
+        The dual point is made exactly feasible by the formulation (:meth:`dual_feasible`) and,
+        where it is better, replaced by the best response to its w; the solver's d is made
+        exactly feasible by :meth:`primal_feasible` and replaces the best response's d when its
+        value is lower. (A bare array is read as w.)
+        """
+        if not isinstance(point, Mapping):
+            point = {"w": np.asarray(point, dtype=float)}
+        point = self.dual_feasible(U, point)
+        cert = self.best_response(U, point["w"])
+        if any(v is not None for k, v in point.items() if k != "w"):
+            value = self.dual_objective(U, point)
+            if value > cert.dual_value:
+                cert = Certificate(point, cert.d, cert.primal_value, value)
+        if d is not None:
+            d_feasible = self.primal_feasible(np.asarray(d, dtype=float))
+            value = self.primal_objective(U, d_feasible)
+            if value < cert.primal_value:
+                cert.d, cert.primal_value = d_feasible, value
+        return cert
+
     def solve_primal(self, U: np.ndarray, gap_tol: float, *, solver: str | None = None,
-                     order: list[str] | None = None) -> tuple[PrimalModel, Certificate, object]:
+                     order: list[str] | None = None) -> tuple[Model, Certificate, object]:
         """Solve the primal through the solver policy and certify it.
 
-        A solve is accepted when :meth:`certify` of the solver's (w, d) brackets the optimum
-        within ``gap_tol``; otherwise the next solver is tried. Returns the solved model, the
-        accepted certificate and the :class:`~dualboost.solvers.SolveRecord`.
+        A solve is accepted when its certificate brackets the optimum within ``gap_tol``; a
+        certificate with a *negative* gap (Theta > P beyond round-off) is not a solver failure but
+        a broken pair: :class:`~dualboost.errors.DualityViolation` names the formulation.
         """
+        from .errors import DualityViolation
         from .solvers import solve
 
         model = self.primal(U)
         accepted: dict[str, Certificate] = {}
 
         def certify() -> bool:
-            accepted["last"] = self.certify(U, model.multipliers().w, model.d.value)
-            return accepted["last"].gap <= gap_tol
+            values = model.values()
+            if values.get("d") is None:
+                return False
+            cert = self.certify(U, model.multipliers(), values["d"])
+            accepted["last"] = cert
+            scale = 1.0 + abs(cert.primal_value) + abs(cert.dual_value)
+            if cert.gap < -gap_tol * scale:
+                raise DualityViolation(
+                    f"formulation {self.name!r}: weak duality fails, Theta = "
+                    f"{cert.dual_value:.10g} > P = {cert.primal_value:.10g} at a feasible pair "
+                    "(its primal and dual models are not a Lagrangian pair; docs/theory.md, "
+                    "check D1)", certificate=cert)
+            return 0 <= cert.gap + 1e-12 * scale and cert.gap <= gap_tol
 
         record = solve(model.problem, self.kind, solver=solver, certify=certify, order=order)
         return model, accepted["last"], record
 
-    def certify(self, U: np.ndarray, w: np.ndarray, d: np.ndarray | None = None) -> Certificate:
-        """The exact bracket certified by a solver's (w, d).
+    def recover_dual(self, U: np.ndarray, d: np.ndarray, tol: float = 1e-6) -> KKTRecovery:
+        """The multipliers from an optimal d by the active-set linear system (thesis §3.2.4).
 
-        w is projected onto the simplex and completed by :meth:`best_response`; a solver's d, made
-        exactly feasible by Euclidean projection onto the capped simplex, replaces the
-        best-response d when its primal value is lower (for the LP, whose d is not a function
-        of w, this is what gives a tight upper bound).
+        Assembled from the primal model: the objective's gradient and each named constraint's
+        Jacobian at (d, aux), where aux (gamma) is set to its optimal value given d.
         """
-        w = np.clip(np.asarray(w, dtype=float).reshape(-1), 0.0, None)
-        total = w.sum()
-        w = w / total if total > 0 else np.full(w.shape, 1.0 / w.size)
-        cert = self.best_response(U, w)
-        if d is not None:
-            d_feasible = euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
-            value = self.primal_objective(U, d_feasible)
-            if value < cert.primal_value:
-                cert.d, cert.primal_value = d_feasible, value
-        return cert
+        U = self.check_columns(U)
+        model = self.primal(U)
+        d = np.asarray(d, dtype=float)
+        # entropic gradients are undefined at d_n = 0 (ln 0); a solver's d may hold exact zeros
+        model.variables["d"].value = np.maximum(d, 1e-300)
+        self.set_auxiliary(U, model, d)
+        return generic_kkt_recovery(model, tol=tol,
+                                    row_weights=self.kkt_row_weights(d))
+
+    def set_auxiliary(self, U: np.ndarray, model: Model, d: np.ndarray) -> None:
+        """Give the primal model's other variables their optimal values for this d."""
+        if "gamma" in model.variables:
+            model.variables["gamma"].value = np.asarray(
+                (U.T @ d).max() if U.shape[1] else -1.0)
+
+    def kkt_row_weights(self, d: np.ndarray) -> np.ndarray | None:
+        """Weights of the stationarity rows of d (None: all 1).
+
+        A strictly convex entropic objective has ln d_n in its gradient, whose error is about
+        (error of d_n) / d_n: rows of tiny d_n are weighted by d_n / max d so that solver
+        round-off does not dominate the recovered multipliers.
+        """
+        if self.capabilities.strictly_convex:
+            d = np.clip(np.asarray(d, dtype=float), 0.0, None)
+            return d / d.max()
+        return None
+
+    # -- theory (overrides are compared by the verifier, never trusted) ---------------------
+    def theory(self):
+        """The declared theory (:class:`dualboost.theory.Theory`) or None."""
+        return None

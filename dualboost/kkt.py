@@ -1,145 +1,212 @@
-"""Recover the multipliers (w, psi, beta) from an optimal d: the active-set linear system.
+"""Recover the multipliers from an optimal primal point: the KKT / active-set linear system.
 
-Thesis §3.2.4 and Appendix A (spec seed000_ch4-A D1.3, D2): with the active sets
-``A_w = {q : u^q . d = gamma}`` and ``C = {n : d_n = 1/nu}`` known from d, stationarity of the
-Lagrangian in d is *linear* in the multipliers:
+Thesis §3.2.4 and Appendix A, for any formulation: with the primal variables x (d, and gamma where
+the model has it) at their optimal values, stationarity of the Lagrangian
 
-    sum_{q in A_w} w_q u^q + sum_{n in C} psi_n e_n - sum_{n in Z} mu_n e_n + beta 1 = rhs,
-    sum_{q in A_w} w_q = 1,
+    grad f(x) + sum_c J_c(x)^T lambda_c - sum_{j: x_j = 0, x_j >= 0 declared} mu_j e_j = 0
 
-where ``rhs = -grad of the regularizer at d`` (``-(1/eta)(1 + ln(d/d0))`` for ERLPBoost, 0 for the
-LP) and ``Z = {n : d_n = 0}`` carries the multipliers ``mu`` of ``d >= 0`` (only when that bound is
-explicit, as in the LP). Appendix A recommends least squares for this consistent, overdetermined
-system. The fast path does that on the interior rows (spec D1.3's recipe); when the signs of the
-read-off psi, mu come out wrong (degenerate or underdetermined systems, typical at LP vertices),
-the weighted L1 residual is minimized as a sparse LP that keeps w, psi, mu >= 0 inside the solve.
+is *linear* in the multipliers, once the active sets are read off x: ``lambda_c`` ranges over the
+active rows of each named inequality constraint (``expr_c <= 0``, lambda >= 0) and all rows of each
+equality (free sign); ``mu`` prices the active bounds of variables declared nonnegative. The
+gradient and the Jacobians come from the formulation's own cvxpy model (``Expression.grad``), so
+no formulation writes its own KKT system. For the relative entropy this is exactly the thesis's
+system ``sum_{A_w} w_q u^q + sum_{A_psi} psi_n e_n + beta 1 = -(1/eta)(1 + ln(d/d0))``,
+``sum_{A_w} w_q = 1`` (the last row is the stationarity in gamma).
+
+Solution: Appendix A recommends least squares for this consistent, overdetermined system. A
+multiplier whose column is a unit vector (a cap psi_n, a bound mu_n) only enters its own row, so
+the fast path solves bounded least squares on the other rows and reads those multipliers off.
+When their signs come out wrong (degenerate or underdetermined systems, typical at LP vertices),
+the weighted L1 residual is minimized as a sparse LP with every sign constraint inside the solve.
 The residual certifies consistency.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog, lsq_linear
 from threadpoolctl import threadpool_limits
 
+__all__ = ["KKTRecovery", "generic_kkt_recovery"]
+
 
 @dataclass
 class KKTRecovery:
-    """Multipliers recovered from d, with the residual of the active-set system."""
+    """Multipliers recovered from a primal point, keyed by constraint name, with the residual."""
 
-    w: np.ndarray
-    psi: np.ndarray
-    beta: float
+    point: Any  # Multipliers
     residual: float
-    active_w: np.ndarray
-    active_psi: np.ndarray
+    #: for each named constraint, the indices of its active rows
+    active: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def w(self) -> np.ndarray:
+        return self.point["w"]
+
+    @property
+    def psi(self) -> np.ndarray | None:
+        return self.point.get("psi")
+
+    @property
+    def beta(self) -> float | None:
+        return self.point.get("beta")
+
+    @property
+    def active_w(self) -> np.ndarray:
+        return self.active.get("w", np.array([], dtype=int))
 
 
-def active_set_multipliers(
-    U: np.ndarray,
-    d: np.ndarray,
-    rhs: np.ndarray,
-    nu: float,
-    *,
-    tol: float,
-    explicit_nonnegativity: bool,
-    row_weights: np.ndarray | None = None,
-) -> KKTRecovery:
-    """Solve the active-set system above; see the module docstring for the equations.
-
-    ``row_weights`` scales the N stationarity rows. Entropic regularizers pass ``d / max(d)``:
-    the right-hand side holds ``ln d_n``, whose error is ``(error of d_n) / d_n``, so unweighted
-    rows of tiny d_n would let solver round-off dominate. The residual is the largest weighted
-    violation of the stationarity rows and of sum(w) = 1 (the signs are enforced).
-    """
-    U = np.asarray(U, dtype=float)
-    d = np.asarray(d, dtype=float)
-    N, t = U.shape
-    edges = U.T @ d
-    gamma = edges.max()
-    active_w = np.flatnonzero(gamma - edges <= tol)
-    # nu = 1 (hard margin): the caps d_n <= 1 are implied by the simplex and are not modelled.
-    capped = (1.0 / nu - d <= tol) if nu > 1 else np.zeros(N, dtype=bool)
-    zero = (d <= tol) & ~capped if explicit_nonnegativity else np.zeros(N, dtype=bool)
-    weights = np.ones(N) if row_weights is None else np.clip(row_weights, 0.0, 1.0)
-
-    U_A = U[:, active_w]
-    fast = _interior_least_squares(U, U_A, active_w, capped, zero, rhs, weights)
-    if fast.residual <= tol:
-        return fast
-    return _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights)
+def _flat_grad(grad: dict, variables: list, offsets: dict, n: int, m: int) -> sparse.csc_array:
+    """cvxpy's {variable: (size_var x m)} gradient as one (n x m) sparse matrix."""
+    blocks = []
+    for var in variables:
+        g = grad.get(var)
+        size = int(np.prod(var.shape)) if var.shape else 1
+        if g is None:
+            blocks.append(sparse.csc_array((size, m)))
+            continue
+        if np.isscalar(g) or np.ndim(g) == 0:
+            g = np.full((size, m), float(g))
+        blocks.append(sparse.csc_array(g.reshape(size, m) if not sparse.issparse(g) else g))
+    return sparse.vstack(blocks, format="csc")
 
 
-def _interior_least_squares(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
-    """The fast path (spec D1.3's recipe): least squares on the interior rows and sum(w) = 1.
+def generic_kkt_recovery(model, *, tol: float, row_weights: np.ndarray | None = None
+                         ) -> KKTRecovery:
+    """Solve the active-set system of ``model`` at its variables' current values."""
+    from .formulation import Multipliers
 
-    Each capped (zero) row has its own multiplier psi_n (mu_n) that absorbs it, so only the
-    interior rows determine (w_A, beta); psi and mu are read off afterwards. When the interior
-    rows do not determine w, the read-off signs can come out wrong; that shows in the residual
-    and the caller falls back to :func:`_l1_recovery`.
-    """
-    N, t = U.shape
-    interior = ~capped & ~zero
-    A = np.vstack([np.column_stack([U_A[interior], np.ones(interior.sum())])
-                   * weights[interior, None],
-                   np.append(np.ones(active_w.size), 0.0)])
-    b = np.append(rhs[interior] * weights[interior], 1.0)
-    lower = np.append(np.zeros(active_w.size), -np.inf)
-    # A few hundred rows by a few dozen columns: BLAS threads only add contention (measured:
-    # the same 58 solves took 1.3 s to 7.2 s with threads, steady with one).
-    with threadpool_limits(limits=1, user_api="blas"):
-        sol = lsq_linear(A, b, bounds=(lower, np.full(active_w.size + 1, np.inf)),
-                         method="bvls", tol=1e-14, lsmr_tol="auto")
-    w_A, beta = sol.x[:-1], float(sol.x[-1])
-    slack = rhs - U_A @ w_A - beta  # = psi_n on capped rows, = -mu_n on zero rows
-    residual = max(np.abs(A @ sol.x - b).max(initial=0.0),
-                   np.max(np.clip(-slack[capped], 0.0, None) * weights[capped], initial=0.0),
-                   np.max(np.clip(slack[zero], 0.0, None) * weights[zero], initial=0.0))
-    w = np.zeros(t)
-    w[active_w] = w_A
-    psi = np.zeros(N)
-    psi[capped] = np.clip(slack[capped], 0.0, None)
-    return KKTRecovery(w=w, psi=psi, beta=beta, residual=float(residual), active_w=active_w,
-                       active_psi=np.flatnonzero(capped))
+    problem = model.problem
+    variables = problem.variables()
+    offsets, n = {}, 0
+    for var in variables:
+        offsets[var] = n
+        n += int(np.prod(var.shape)) if var.shape else 1
+    gradient = _flat_grad(problem.objective.expr.grad, variables, offsets, n, 1).toarray()
+    gradient = gradient.reshape(-1)
+    if problem.objective.NAME == "maximize":  # stationarity of the minimization form
+        gradient = -gradient
+
+    weights = np.ones(n)
+    d_var = model.variables.get("d")
+    if row_weights is not None and d_var is not None:
+        start = offsets[d_var]
+        weights[start:start + d_var.size] = np.clip(row_weights, 0.0, 1.0)
+
+    columns, lower, owners = [], [], []  # owner: (constraint name, row index) per unknown
+    active: dict[str, np.ndarray] = {}
+    for name, constraint in model.constraints.items():
+        expr = constraint.expr
+        value = np.asarray(expr.value, dtype=float).reshape(-1)
+        m = value.size
+        J = _flat_grad(expr.grad, variables, offsets, n, m)
+        equality = type(constraint).__name__ in ("Equality", "Zero")
+        if equality:
+            rows = np.arange(m)
+        else:
+            scale = 1.0 + np.abs(value).max(initial=0.0)
+            rows = np.flatnonzero(value >= -tol * scale)
+        active[name] = rows
+        columns.append(J[:, rows])
+        lower += [-np.inf if equality else 0.0] * rows.size
+        owners += [(name, int(r)) for r in rows]
+    for key, var in model.variables.items():
+        if var.attributes.get("nonneg") and var.value is not None:
+            value = np.asarray(var.value, dtype=float).reshape(-1)
+            rows = np.flatnonzero(value <= tol)
+            if rows.size:
+                E = sparse.csc_array((-np.ones(rows.size), (offsets[var] + rows,
+                                                           np.arange(rows.size))),
+                                     shape=(n, rows.size))
+                columns.append(E)
+                lower += [0.0] * rows.size
+                owners += [(f"bound:{key}", int(r)) for r in rows]
+    A = sparse.hstack(columns, format="csc") if columns else sparse.csc_array((n, 0))
+    lower = np.asarray(lower, dtype=float)
+    b = -gradient
+
+    x, residual = _least_squares_with_private_columns(A, b, lower, weights)
+    if not residual <= tol:
+        x_l1, residual_l1 = _l1_solve(A, b, lower, weights)
+        if residual_l1 < residual:
+            x, residual = x_l1, residual_l1
+
+    point = Multipliers()
+    for name, constraint in model.constraints.items():
+        size = int(np.prod(constraint.expr.shape)) if constraint.expr.shape else 1
+        point[name] = np.zeros(size)
+    for (name, row), value in zip(owners, x):
+        if name in point:
+            point[name][row] = value
+    for name, constraint in model.constraints.items():
+        if not constraint.expr.shape:  # a scalar constraint (the normalization) has a scalar
+            point[name] = float(point[name][0])
+    for key, value in model.absent.items():
+        point.setdefault(key, value)
+    return KKTRecovery(point=point, residual=float(residual), active=active)
 
 
-def _l1_recovery(U, U_A, active_w, capped, zero, rhs, weights) -> KKTRecovery:
-    """Solve the active-set system as an LP minimizing the weighted L1 residual.
+def _weighted_residual(A, x, b, lower, weights) -> float:
+    r = np.abs(A @ x - b) * weights
+    sign = np.clip(lower - x, 0.0, None)  # violated lower bounds (0 or -inf never violate)
+    sign[~np.isfinite(sign)] = 0.0
+    return float(max(r.max(initial=0.0), sign.max(initial=0.0)))
 
-    The interior rows alone often do not determine w: at an LP vertex (degenerate, non-unique
-    multipliers), or when few examples carry weight. Plain least squares on them can then pick a
-    w that makes some psi_n or mu_n negative, so the sign constraints must be part of the solve:
-    variables w_A, psi_C, mu_Z >= 0, beta free and the residual r = r+ - r- (r+, r- >= 0) with
-    cost ``sum_n weight_n (r+_n + r-_n)``; sparse, solved by HiGHS in milliseconds.
-    """
-    N, t = U.shape
-    n_w, n_c, n_z = active_w.size, int(capped.sum()), int(zero.sum())
-    eye = sparse.identity(N, format="csc")
-    blocks = [sparse.csc_matrix(U_A), eye[:, np.flatnonzero(capped)],
-              -eye[:, np.flatnonzero(zero)], sparse.csc_matrix(np.ones((N, 1))), eye, -eye]
-    A_eq = sparse.vstack([sparse.hstack(blocks),
-                          sparse.hstack([sparse.csc_matrix(np.ones((1, n_w))),
-                                         sparse.csc_matrix((1, n_c + n_z + 1 + 2 * N))])])
-    b_eq = np.append(rhs, 1.0)
-    n_vars = n_w + n_c + n_z + 1 + 2 * N
-    cost = np.zeros(n_vars)
-    cost[n_w + n_c + n_z + 1:] = np.tile(weights, 2)
-    bounds = [(0, None)] * (n_w + n_c + n_z) + [(None, None)] + [(0, None)] * (2 * N)
-    sol = linprog(cost, A_eq=A_eq.tocsc(), b_eq=b_eq, bounds=bounds, method="highs",
+
+def _least_squares_with_private_columns(A, b, lower, weights):
+    """Bounded least squares on the rows not owned by a unit column, the rest read off."""
+    n, k = A.shape
+    counts = np.diff(A.indptr)
+    private = counts == 1
+    owned_rows = A.indices[A.indptr[:-1][private]] if private.any() else np.array([], int)
+    own_row_of = np.full(k, -1)
+    own_row_of[np.flatnonzero(private)] = owned_rows
+    row_owned = np.zeros(n, dtype=bool)
+    row_owned[owned_rows] = True
+    shared = np.flatnonzero(~private)
+    free_rows = np.flatnonzero(~row_owned)
+    x = np.zeros(k)
+    if shared.size:
+        A_s = A[free_rows][:, shared].toarray() * weights[free_rows, None]
+        b_s = b[free_rows] * weights[free_rows]
+        keep = np.abs(A_s).sum(axis=1) > 0
+        A_s, b_s = A_s[keep], b_s[keep]
+        upper = np.full(shared.size, np.inf)
+        # a few hundred rows by a few dozen columns: BLAS threads only add contention
+        with threadpool_limits(limits=1, user_api="blas"):
+            if A_s.shape[0] == 0:
+                sol_x = np.clip(np.zeros(shared.size), lower[shared], None)
+            else:
+                sol_x = lsq_linear(A_s, b_s, bounds=(lower[shared], upper), method="bvls",
+                                   tol=1e-14, lsmr_tol="auto").x
+        x[shared] = sol_x
+    rest = b - A @ x
+    for column in np.flatnonzero(private):
+        row = own_row_of[column]
+        coefficient = A[[row], [column]]
+        coefficient = float(np.asarray(coefficient).reshape(-1)[0])
+        if coefficient != 0:
+            x[column] = rest[row] / coefficient
+            rest[row] = 0.0
+    # a row owned by two unit columns cannot happen for bounds that exclude each other
+    return x, _weighted_residual(A, x, b, lower, weights)
+
+
+def _l1_solve(A, b, lower, weights):
+    """min sum_r weight_r |(A x - b)_r| with the sign bounds inside: an LP for HiGHS."""
+    n, k = A.shape
+    eye = sparse.identity(n, format="csc")
+    A_eq = sparse.hstack([A, eye, -eye], format="csc")
+    cost = np.concatenate([np.zeros(k), weights, weights])
+    bounds = [(lo if np.isfinite(lo) else None, None) for lo in lower] + [(0, None)] * (2 * n)
+    sol = linprog(cost, A_eq=A_eq, b_eq=b, bounds=bounds, method="highs",
                   options={"primal_feasibility_tolerance": 1e-10,
                            "dual_feasibility_tolerance": 1e-10})
-    w, psi = np.zeros(t), np.zeros(N)
-    if sol.status != 0:  # sol.x is None: report the failure as an infinite residual
-        return KKTRecovery(w=w, psi=psi, beta=float("nan"), residual=float("inf"),
-                           active_w=active_w, active_psi=np.flatnonzero(capped))
-    x = sol.x
-    w[active_w] = x[:n_w]
-    psi[capped] = x[n_w:n_w + n_c]
-    beta = float(x[n_w + n_c + n_z])
-    core = n_w + n_c + n_z + 1
-    residual = float(np.max(np.abs(A_eq[:, :core] @ x[:core] - b_eq) * np.append(weights, 1.0)))
-    return KKTRecovery(w=w, psi=psi, beta=beta, residual=residual, active_w=active_w,
-                       active_psi=np.flatnonzero(capped))
+    if sol.status != 0 or sol.x is None:  # report the failure as an infinite residual
+        return np.zeros(k), float("inf")
+    x = sol.x[:k]
+    return x, _weighted_residual(A, x, b, lower, weights)

@@ -18,10 +18,10 @@ from pathlib import Path
 import formulations
 
 from .errors import FormulationContractError
-from .formulation import Formulation
+from .formulation import Capabilities, Formulation
 
 REQUIRED_METHODS = ("primal", "dual", "primal_objective", "dual_objective", "best_response",
-                    "recover_dual")
+                    "recover_dual", "certify")
 
 
 def available_formulations() -> list[str]:
@@ -57,12 +57,17 @@ def check_contract(cls, origin: str = "formulation") -> type[Formulation]:
     if missing:
         raise FormulationContractError(f"{origin}: {cls.__name__} does not implement "
                                        f"{', '.join(missing)}")
-    for attribute in ("name", "kind", "regularized"):
+    for attribute in ("name", "capabilities", "default_algorithm", "params"):
         if not hasattr(cls, attribute):
             raise FormulationContractError(f"{origin}: {cls.__name__} has no class attribute "
                                            f"{attribute!r}")
-    if cls.kind not in ("lp", "exp"):
-        raise FormulationContractError(f"{origin}: kind must be 'lp' or 'exp', got {cls.kind!r}")
+    if not isinstance(cls.capabilities, Capabilities):
+        raise FormulationContractError(f"{origin}: {cls.__name__}.capabilities must be a "
+                                       "dualboost.Capabilities")
+    unknown = set(cls.capabilities.cones) - {"lp", "soc", "exp", "pow"}
+    if unknown:
+        raise FormulationContractError(f"{origin}: unknown cone(s) {sorted(unknown)}; declare "
+                                       "from lp, soc, exp, pow")
     for method in REQUIRED_METHODS:
         if not callable(getattr(cls, method, None)):
             raise FormulationContractError(f"{origin}: {cls.__name__}.{method} is not callable")

@@ -75,6 +75,12 @@ class BoostResult:
     oracle_seconds: float
     stopping: str
     kkt_seconds: float = 0.0
+    #: the algorithm that produced the run (see dualboost.algorithms)
+    algorithm: str = ""
+    #: the final dual point, keyed by constraint name (w, psi, beta, ...)
+    point: dict = field(default_factory=dict)
+    #: diagnostics with a stable code: {"code": ..., "message": ...}
+    warnings: list = field(default_factory=list)
 
     @property
     def iterations(self) -> int:

@@ -3,9 +3,9 @@
 Primal (d-domain), thesis (2.3)::
 
     P_LP^t = min_{d, gamma} gamma
-             s.t. U^T d <= gamma 1    (multipliers w >= 0)
-                  d <= 1/nu           (multipliers psi >= 0; not modelled when nu = 1)
-                  sum(d) = 1          (multiplier beta)
+             s.t. U^T d <= gamma 1    (w >= 0)
+                  d <= 1/nu           (psi >= 0; not modelled when nu = 1)
+                  sum(d) = 1          (beta)
                   d >= 0
 
 Dual (w-domain), thesis (2.2) with rho = -beta (the soft margin)::
@@ -21,70 +21,104 @@ bound: the thesis's instance (Thm 2.5) needs N/2 iterations.
 
 from __future__ import annotations
 
+import math
+
 import cvxpy as cp
 import numpy as np
 
-from dualboost.formulation import Certificate, DualModel, Formulation, PrimalModel
-from dualboost.kkt import active_set_multipliers
+from dualboost.formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from dualboost.margins import capped_simplex_minimizer, lp_slacks
+from dualboost.params import EPS, NU
+from dualboost.projection import euclidean_capped_projection
 
 
 class LPBoost(Formulation):
     name = "lpboost"
-    kind = "lp"
-    regularized = False
-    theory = "lp"
+    summary = "soft-margin LPBoost (nu = 1: hard margin)"
     equations = "thesis (2.2), (2.3); Algorithm 2.1"
+    params = (NU, EPS)
+    capabilities = Capabilities(strictly_convex=False, cones=("lp",),
+                                closed_forms=("dual_objective", "best_response"))
+    default_algorithm = "lpboost"
+
+    @property
+    def has_caps(self) -> bool:
+        return self.nu > 1
 
     def primal(self, U):
         U = self.check_columns(U)
         d = cp.Variable(self.N, nonneg=True, name="d")
         gamma = cp.Variable(name="gamma")
-        edge = U.T @ d <= gamma
-        cap = d <= 1.0 / self.nu if self.has_caps else None
-        normalization = cp.sum(d) == 1
-        constraints = [edge, normalization] + ([cap] if cap is not None else [])
-        problem = cp.Problem(cp.Minimize(gamma), constraints)
-        return PrimalModel(problem, d, gamma, edge, cap, normalization)
+        constraints = {"w": U.T @ d <= gamma}
+        if self.has_caps:
+            constraints["psi"] = d <= 1.0 / self.nu
+        constraints["beta"] = cp.sum(d) == 1
+        problem = cp.Problem(cp.Minimize(gamma), list(constraints.values()))
+        absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
+        return Model(problem, {"d": d, "gamma": gamma}, constraints, absent)
 
     def dual(self, U):
         U = self.check_columns(U)
         w = cp.Variable(U.shape[1], nonneg=True, name="w")
-        psi = cp.Variable(self.N, nonneg=True, name="psi") if self.has_caps else None
         beta = cp.Variable(name="beta")
-        slack = psi if psi is not None else 0
-        penalty = cp.sum(psi) / self.nu if psi is not None else 0
-        margin_constraint = U @ w + slack + beta >= 0  # its multipliers are d
-        problem = cp.Problem(cp.Maximize(-beta - penalty), [margin_constraint, cp.sum(w) == 1])
-        return DualModel(problem, w, psi, beta, self.N, d_constraint=margin_constraint)
+        variables = {"w": w}
+        slack, penalty = 0, 0
+        if self.has_caps:
+            psi = cp.Variable(self.N, nonneg=True, name="psi")
+            variables["psi"] = psi
+            slack, penalty = psi, cp.sum(psi) / self.nu
+        variables["beta"] = beta
+        problem = cp.Problem(cp.Maximize(-beta - penalty),
+                             [U @ w + slack + beta >= 0, cp.sum(w) == 1])
+        absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
+        return Model(problem, variables, {}, absent)
 
     def primal_objective(self, U, d):
         U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        if abs(d.sum() - 1) > 1e-9 or d.min() < -1e-9 or d.max() > 1.0 / self.nu + 1e-9:
+            return math.inf
         return float((U.T @ d).max()) if U.shape[1] else -1.0
 
-    def dual_objective(self, U, w, psi, beta=None):
+    def primal_feasible(self, d):
+        return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
+
+    def dual_feasible(self, U, point):
+        w = np.clip(np.asarray(point["w"], dtype=float).reshape(-1), 0.0, None)
+        total = w.sum()
+        w = w / total if total > 0 else np.full(w.shape, 1.0 / w.size)
+        out = Multipliers(w=w)
+        psi = point.get("psi")
+        if self.has_caps:
+            out["psi"] = np.zeros(self.N) if psi is None else np.clip(psi, 0.0, None)
+        return out  # beta is re-optimized: its best value is -min(U w + psi)
+
+    def dual_objective(self, U, point):
+        """(2.2) with beta = -min_n (U w + psi)_n (the optimal beta for (w, psi))."""
         U = self.check_columns(U)
+        w = np.asarray(point["w"], dtype=float)
+        psi = point.get("psi")
+        psi = np.zeros(self.N) if psi is None or not self.has_caps else np.asarray(psi, float)
+        if w.min(initial=0.0) < -1e-12 or abs(w.sum() - 1) > 1e-9 or psi.min() < -1e-12:
+            return -math.inf
         slack_margins = U @ w + psi
+        beta = point.get("beta")
         if beta is None:
             beta = -slack_margins.min()
-        elif (slack_margins + beta).min() < -1e-9:
-            return -np.inf  # the Lagrange dual function is -inf off U w + psi + beta >= 0
+        elif (slack_margins + beta).min() < -1e-9 * (1 + abs(beta)):
+            return -math.inf  # the Lagrange dual function is -inf off U w + psi + beta >= 0
         return float(-beta - psi.sum() / self.nu)
 
     def best_response(self, U, w):
         U = self.check_columns(U)
+        w = np.asarray(w, dtype=float)
         margins = U @ w
         psi = lp_slacks(margins, self.nu) if self.has_caps else np.zeros(self.N)
         beta = -float((margins + psi).min())
         d = capped_simplex_minimizer(margins, self.nu)
-        return Certificate(w=w, psi=psi, beta=beta, d=d,
-                           primal_value=self.primal_objective(U, d),
-                           dual_value=self.dual_objective(U, w, psi))
-
-    def recover_dual(self, U, d, tol=1e-6):
-        U = self.check_columns(U)
-        return active_set_multipliers(U, d, np.zeros(self.N), self.nu, tol=tol,
-                                      explicit_nonnegativity=True)
+        point = Multipliers(w=w, psi=psi, beta=beta)
+        return Certificate(point, d, self.primal_objective(U, d),
+                           self.dual_objective(U, Multipliers(w=w, psi=psi)))
 
 
 FORMULATION = LPBoost

@@ -1,0 +1,147 @@
+"""The algorithm contract and the one loop that runs every algorithm.
+
+The loop is: ask the oracle for the hypothesis of largest edge under the algorithm's current
+distribution d, hand it to :meth:`Algorithm.step`, record, report progress, stop when the
+algorithm says so (or at ``max_iter`` master steps). Everything else (the master problem, its
+certification, the stopping rule, what the output weights are) belongs to the algorithm, so a
+corrective step or AdaBoost is one more subclass, not a change to the loop.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..errors import DualBoostInputError
+from ..formulation import Formulation, Multipliers
+from ..margins import soft_margin
+from ..params import Param, resolve_params
+from ..result import BoostResult, IterationRecord
+
+
+@dataclass
+class Output:
+    """What an algorithm returns at the end of a run."""
+
+    weights: np.ndarray
+    point: Multipliers
+    d: np.ndarray
+    primal_objective: float
+    dual_objective: float
+    #: P_LP^T, the soft-margin LP (2.3) over the kept hypotheses, or None if not computed
+    lp_value: float | None
+    #: how many of the collected hypotheses the output keeps (the first T)
+    kept: int
+    stopping: str
+
+
+class Algorithm(ABC):
+    """Base class: state, master step, stopping rule, output. See the module docstring."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    #: the seed's algorithm box, e.g. "thesis Algorithm 2.1"
+    reference: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+
+    def __init__(self, formulation: Formulation, *, solver: str | None = None,
+                 gap_tol: float | None = None, kkt: bool = True, **params: Any):
+        reason = self.unsupported(formulation)
+        if reason:
+            raise DualBoostInputError(
+                f"algorithm {self.name!r} cannot run formulation {formulation.name!r}: {reason}")
+        self.formulation = formulation
+        self.values = resolve_params(self.params, formulation.N, params,
+                                     owner=f"algorithm {self.name!r}")
+        for key, value in self.values.items():
+            setattr(self, key, value)
+        self.solver = solver
+        eps = getattr(formulation, "eps", 0.01)
+        self.gap_tol = eps / 100 if gap_tol is None else float(gap_tol)
+        self.kkt = kkt
+        self.N = formulation.N
+        self.U = np.empty((self.N, 0))
+        self.d = np.asarray(getattr(formulation, "d0", np.full(self.N, 1.0 / self.N)), float)
+        self.done = False
+        self.status, self.message = "max_iter", ""
+
+    @classmethod
+    def unsupported(cls, formulation: Formulation) -> str | None:
+        """Why this algorithm cannot run ``formulation`` (None when it can)."""
+        return None
+
+    @abstractmethod
+    def step(self, t: int, u: np.ndarray, may_solve: bool) -> IterationRecord:
+        """Take the new column u = y h(x) (its hypothesis is kept by the loop); update d.
+
+        ``may_solve`` is False after ``max_iter`` master solves: the algorithm may still
+        evaluate its stopping rule (Alg. 3.2 checks it before solving) but must not solve.
+        Set ``self.done`` (with ``status``/``message``) to stop.
+        """
+
+    @abstractmethod
+    def output(self) -> Output:
+        """The final combination and its certificate."""
+
+    def describe(self) -> dict:
+        return {"algorithm": self.name, **self.values}
+
+
+def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
+             progress: Callable[[IterationRecord], None] | None = None) -> BoostResult:
+    """Run ``algorithm`` with a fitted ``oracle`` for at most ``max_iter`` master steps."""
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise DualBoostInputError(f"max_iter must be a positive integer, got {max_iter!r}")
+    start = time.perf_counter()
+    hypotheses: list = []
+    history: list[IterationRecord] = []
+    algorithm.message = f"stopped after max_iter = {max_iter} master solves"
+    for t in range(1, int(max_iter) + 2):
+        tick = time.perf_counter()
+        h, u = oracle.best(algorithm.d)
+        oracle_seconds = time.perf_counter() - tick
+        record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
+        record.oracle_seconds = oracle_seconds
+        if record.solved or algorithm.done:
+            history.append(record)
+            if record.solved:
+                hypotheses.append(h)
+            if progress:
+                progress(record)
+        if algorithm.done or t > max_iter:
+            break
+    out = algorithm.output()
+    f = algorithm.formulation
+    kept = hypotheses[:out.kept]
+    columns = algorithm.U[:, :out.kept]
+    nu = getattr(f, "nu", 1.0)
+    return BoostResult(
+        formulation=f.name,
+        parameters=f.parameters(),
+        weights=out.weights,
+        hypotheses=kept,
+        columns=columns,
+        d=out.d,
+        psi=out.point.get("psi"),
+        beta=out.point.get("beta"),
+        history=history,
+        success=algorithm.status == "converged",
+        status=algorithm.status,
+        message=algorithm.message,
+        primal_objective=out.primal_objective,
+        dual_objective=out.dual_objective,
+        soft_margin=soft_margin(columns @ out.weights, nu) if columns.shape[1] else -1.0,
+        lp_value=out.lp_value,
+        seconds=time.perf_counter() - start,
+        master_seconds=sum(r.master_seconds for r in history),
+        oracle_seconds=sum(r.oracle_seconds for r in history),
+        kkt_seconds=sum(r.kkt_seconds for r in history),
+        stopping=out.stopping,
+        algorithm=algorithm.name,
+        point=out.point,
+    )
