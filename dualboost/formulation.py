@@ -197,6 +197,12 @@ class Formulation(ABC):
     def _check(self) -> None:
         """Cross-parameter conditions; raise DualBoostInputError."""
 
+    @classmethod
+    def standalone_params(cls, U: np.ndarray) -> dict[str, Any]:
+        """Parameters a standalone solve on the columns U needs that an algorithm normally sets
+        (SoftBoost's edge bound gamma_hat - eps); used by the verifier. Default: none."""
+        return {}
+
     def updated(self, **params: Any) -> Formulation:
         """A copy with some parameters changed (algorithms use it for state such as gamma_hat)."""
         given = {k: v for k, v in self.values.items()}

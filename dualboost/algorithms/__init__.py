@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from ..errors import DualBoostInputError
-from .base import Algorithm, run_loop
+from .base import Algorithm, Claim, Output, run_loop
 from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
 
 ALGORITHMS: dict[str, type[Algorithm]] = {
@@ -43,5 +43,5 @@ def _load_optional() -> None:
         pass
 
 
-__all__ = ["ALGORITHMS", "Algorithm", "algorithm_class", "available_algorithms", "register",
+__all__ = ["ALGORITHMS", "Algorithm", "Claim", "Output", "algorithm_class", "available_algorithms", "register",
            "run_loop"]

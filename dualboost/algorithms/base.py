@@ -40,6 +40,24 @@ class Output:
     stopping: str
 
 
+@dataclass
+class Claim:
+    """One statement of an algorithm's theory checked on a finished run (the verifier's rows).
+
+    ``check_id`` names the derivation in docs/theory.md (e.g. "T2"), ``reference`` the seed's
+    numbers ("thesis Lemma 3.7"); ``value`` is the measured margin (>= 0 means it holds, unless
+    the label says otherwise), ``ok`` the verdict, ``tolerance`` the slack allowed.
+    """
+
+    check_id: str
+    label: str
+    reference: str
+    value: float | None
+    ok: bool | None  # None: not applicable (detail says why)
+    detail: str = ""
+    tolerance: float | None = None
+
+
 class Algorithm(ABC):
     """Base class: state, master step, stopping rule, output. See the module docstring."""
 
@@ -87,6 +105,15 @@ class Algorithm(ABC):
     @abstractmethod
     def output(self) -> Output:
         """The final combination and its certificate."""
+
+    @classmethod
+    def claims(cls, result: BoostResult, formulation: Formulation, tol: float) -> list[Claim]:
+        """The theory's statements about a finished run, each checked (for the verifier).
+
+        Every constant is computed here from the formulation's declared properties
+        (:mod:`dualboost.theory`), never read from the formulation class.
+        """
+        return []
 
     def describe(self) -> dict:
         return {"algorithm": self.name, **self.values}
