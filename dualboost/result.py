@@ -77,6 +77,8 @@ class BoostResult:
     kkt_seconds: float = 0.0
     #: the algorithm that produced the run (see dualboost.algorithms)
     algorithm: str = ""
+    #: the algorithm's resolved declared parameters (e.g. {"stopping": "practical"})
+    algorithm_parameters: dict = field(default_factory=dict)
     #: the final dual point, keyed by constraint name (w, psi, beta, ...)
     point: dict = field(default_factory=dict)
     #: diagnostics with a stable code: {"code": ..., "message": ...}

@@ -170,5 +170,6 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         kkt_seconds=sum(r.kkt_seconds for r in history),
         stopping=out.stopping,
         algorithm=algorithm.name,
+        algorithm_parameters=dict(algorithm.values),
         point=out.point,
     )
