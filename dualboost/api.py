@@ -1,20 +1,27 @@
 """One entry point shared by the CLI, the estimator, the verifier and the docs.
 
-``run(X, y, ...)`` resolves nu (count or fraction), builds the formulation and the oracle, and runs
-the engine. Keeping this in one place means the CLI and ``DualBoostClassifier`` cannot drift apart.
+``run(X, y, ...)`` resolves nu (count or fraction), routes every other parameter to the formulation
+or the algorithm that declares it (:func:`route_params`), builds the formulation and the oracle, and
+runs the engine. Keeping this in one place means the CLI and ``DualBoostClassifier`` cannot drift
+apart: a parameter that neither the formulation nor the algorithm declares is an error in both.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
+from .algorithms import Algorithm, algorithm_class
 from .engine import boost
 from .errors import DualBoostInputError
+from .formulation import Formulation
 from .registry import load_formulation
 from .result import BoostResult, IterationRecord
+
+__all__ = ["declared_names", "resolve_nu", "route_params", "run"]
 
 
 def resolve_nu(N: int, nu: float | None = None, nu_frac: float | None = None) -> float:
@@ -43,20 +50,52 @@ def resolve_nu(N: int, nu: float | None = None, nu_frac: float | None = None) ->
     return nu
 
 
+def declared_names(formulation_cls: type[Formulation],
+                   algorithm_cls: type[Algorithm]) -> str:
+    """One line naming the declared parameters of a formulation and an algorithm."""
+    f_names = ", ".join(p.name for p in formulation_cls.params) or "none"
+    a_names = ", ".join(p.name for p in algorithm_cls.params) or "none"
+    return (f"formulation {formulation_cls.name!r} declares: {f_names}; "
+            f"algorithm {algorithm_cls.name!r} declares: {a_names}")
+
+
+def route_params(formulation_cls: type[Formulation], algorithm_cls: type[Algorithm],
+                 given: Mapping[str, Any], *,
+                 labels: Mapping[str, str] | None = None) -> tuple[dict, dict]:
+    """Split ``given`` into the formulation's and the algorithm's parameters, by declaration.
+
+    A name declared by both goes to both. A name declared by neither is a
+    :class:`DualBoostInputError` that names the declared ones; ``labels`` says how to call a
+    parameter in that message (the CLI passes ``{"eta": "--eta"}``).
+    """
+    f_names = {p.name for p in formulation_cls.params}
+    a_names = {p.name for p in algorithm_cls.params}
+    unknown = [k for k in given if k not in f_names and k not in a_names]
+    if unknown:
+        labels = labels or {}
+        what = ", ".join(labels.get(k, repr(k)) for k in unknown)
+        verb = "are not parameters" if len(unknown) > 1 else "is not a parameter"
+        raise DualBoostInputError(
+            f"{what} {verb} of formulation {formulation_cls.name!r} or algorithm "
+            f"{algorithm_cls.name!r} ({declared_names(formulation_cls, algorithm_cls)})")
+    return ({k: v for k, v in given.items() if k in f_names},
+            {k: v for k, v in given.items() if k in a_names})
+
+
 def run(
     X: np.ndarray | None,
     y: np.ndarray,
     *,
-    formulation: str = "erlpboost",
+    formulation: str | type[Formulation] = "erlpboost",
     nu: float | None = None,
     nu_frac: float | None = None,
-    eps: float = 0.01,
+    eps: float | None = None,
     eta: float | None = None,
     oracle: str = "stumps",
     hypotheses: np.ndarray | None = None,
     stopping: str | None = None,
     algorithm: str | None = None,
-    params: dict | None = None,
+    params: Mapping[str, Any] | None = None,
     max_iter: int = 1000,
     solver: str | None = None,
     kkt: bool = True,
@@ -64,11 +103,17 @@ def run(
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
 
+    ``formulation`` is a registered name, the path of a ``.py`` file or a class; ``algorithm``
+    defaults to the formulation's own (``default_algorithm``). ``params`` sets any parameter the
+    formulation or the algorithm declares (e.g. ``{"q": 0.3}`` for a Tsallis regularizer);
+    ``nu``/``nu_frac``, ``eps``, ``eta`` and ``stopping`` are shortcuts for the parameters of
+    those names, passed only when not None. Giving a parameter that neither declares, or the same
+    parameter twice (a shortcut and ``params``), is a :class:`DualBoostInputError`; so is a pairing
+    the algorithm cannot run (its one-line reason is quoted).
+
     ``hypotheses`` (an N x J matrix of predictions in [-1, 1]) selects the finite-column oracle
     and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
-    diagnostic (its residual is then None in the history). ``params`` sets any parameter the
-    formulation declares (``nu``, ``eps``, ``eta`` keep their own keywords); one it does not
-    declare is an error. ``algorithm`` defaults to the formulation's own.
+    diagnostic (its residual is then None in the history).
     """
     from .oracles import make_oracle
 
@@ -77,19 +122,31 @@ def run(
     if N == 0:
         raise DualBoostInputError("the data set is empty")
     cls = load_formulation(formulation)
+    algo = algorithm_class(algorithm or cls.default_algorithm)
     given = dict(params or {})
-    declared = {p.name for p in cls.params}
-    if "nu" in declared or nu is not None or nu_frac is not None:
-        given["nu"] = resolve_nu(N, nu, nu_frac) if (nu is not None or nu_frac is not None) \
-            else given.get("nu", resolve_nu(N))
-    if eps is not None:
-        given.setdefault("eps", eps)
-    if eta is not None:
-        given["eta"] = eta
-    instance = cls(N, **given)
+    shortcuts = {"eps": eps, "eta": eta, "stopping": stopping,
+                 "nu": nu if nu is not None else nu_frac}
+    for name, value in shortcuts.items():
+        if value is None:
+            continue
+        if name in given:
+            raise DualBoostInputError(f"{name} is given twice (as a keyword and in params)")
+        given[name] = value
+    f_params, a_params = route_params(cls, algo, given)
+    if nu is not None or nu_frac is not None:
+        # nu is validated here (count or fraction); the schema re-checks the count
+        nu_value = resolve_nu(N, nu, nu_frac)
+        f_params["nu"] = nu_value
+        if "nu" in a_params:
+            a_params["nu"] = nu_value
+    instance = cls(N, **f_params)
+    reason = algo.unsupported(instance)
+    if reason:  # before the oracle is fitted, which may take long
+        raise DualBoostInputError(
+            f"algorithm {algo.name!r} cannot run formulation {instance.name!r}: {reason}")
     if hypotheses is not None:
         weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
     else:
         weak = make_oracle(oracle).fit(X, y)
-    return boost(instance, weak, algorithm=algorithm, stopping=stopping, max_iter=max_iter,
-                 solver=solver, kkt=kkt, progress=progress)
+    return boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver, kkt=kkt,
+                 progress=progress, **a_params)
