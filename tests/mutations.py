@@ -1,0 +1,296 @@
+"""Deliberately wrong (and a few deliberately equivalent) variants of the shipped formulation files.
+
+A data module for tests/test_mutations.py (not collected by pytest). Each :class:`Mutation` names a
+file in ``formulations/``, an exact piece of its text that must occur there exactly once, its
+replacement, what the change does to the math, and what ``python -m dualboost.verify`` must say:
+
+* ``"fail"``: the variant changes the math (a sign slip, a wrong conjugate, a wrong cap, a wrong
+  constant, a wrong fast path ...); the verifier must exit non-zero with at least one
+  *formulation* check (catalogue ids D*, K*, C*, F*, R*, T*, E11, L*, G1, S*; docs/theory.md)
+  failing, not merely a solver that gave up.
+* ``"pass"``: the variant is the same math written differently (reordered terms, an equivalent
+  expression, renamed locals, a valid but weaker declared constant); the verifier must pass it.
+
+Equation numbers are the thesis's (seed 000): LPBoost (2.2)/(2.3); ERLPBoost (3.6), (3.10),
+(3.11), (3.13), (3.14), (3.16).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutation:
+    id: str
+    source: str  # file name in formulations/
+    old: str  # exact text, must occur exactly once in the source
+    new: str
+    description: str
+    expected: str  # "fail" | "pass"
+
+
+def _m(id, source, old, new, description, expected="fail"):
+    assert expected in ("fail", "pass"), expected
+    return Mutation(id, source, old, new, description, expected)
+
+
+LP = "lpboost.py"
+ER = "erlpboost.py"
+
+LPBOOST = [
+    # -- min/max and signs in the models ---------------------------------------------------
+    _m("lp_dual_objective_sign", LP,
+       "cp.Maximize(-beta - penalty)", "cp.Maximize(beta - penalty)",
+       "dual (2.2) objective +beta instead of -beta (the soft margin is -beta)"),
+    _m("lp_dual_minimize", LP,
+       "cp.Maximize(-beta - penalty)", "cp.Minimize(-beta - penalty)",
+       "dual (2.2) minimized instead of maximized"),
+    _m("lp_primal_maximize", LP,
+       "cp.Minimize(gamma)", "cp.Maximize(gamma)",
+       "primal (2.3) maximized instead of minimized"),
+    _m("lp_dual_edge_sign", LP,
+       "[U @ w + slack + beta >= 0,", "[-(U @ w) + slack + beta >= 0,",
+       "edge term of the dual constraint U w + psi + beta >= 0 with the wrong sign"),
+    _m("lp_primal_edge_sign", LP,
+       '{"w": U.T @ d <= gamma}', '{"w": -(U.T @ d) <= gamma}',
+       "primal edge constraints -U^T d <= gamma (sign slip in the edge term)"),
+    _m("lp_dual_drops_psi_slack", LP,
+       "slack, penalty = psi, cp.sum(psi) / self.nu", "slack, penalty = 0, cp.sum(psi) / self.nu",
+       "psi dropped from the dual constraint (the dual becomes the hard margin)"),
+    _m("lp_dual_drops_psi_penalty", LP,
+       "slack, penalty = psi, cp.sum(psi) / self.nu", "slack, penalty = psi, 0",
+       "the -sum(psi)/nu term dropped from the dual objective"),
+    # -- caps: 1/nu replaced in one place ---------------------------------------------------
+    _m("lp_primal_cap_nu_plus_1", LP,
+       'constraints["psi"] = d <= 1.0 / self.nu', 'constraints["psi"] = d <= 1.0 / (self.nu + 1)',
+       "primal caps d <= 1/(nu+1) (dual keeps 1/nu)"),
+    _m("lp_primal_cap_nu_over_N", LP,
+       'constraints["psi"] = d <= 1.0 / self.nu', 'constraints["psi"] = d <= self.nu / self.N',
+       "primal caps d <= nu/N (nu read as a fraction)"),
+    _m("lp_dual_cap_nu_plus_1", LP,
+       "slack, penalty = psi, cp.sum(psi) / self.nu",
+       "slack, penalty = psi, cp.sum(psi) / (self.nu + 1)",
+       "dual penalty sum(psi)/(nu+1) (primal keeps 1/nu)"),
+    _m("lp_primal_objective_cap", LP,
+       "d.max() > 1.0 / self.nu + 1e-7", "d.max() > 1.0 / (self.nu + 1) + 1e-7",
+       "primal_objective's feasibility test uses the cap 1/(nu+1)"),
+    # -- numpy primal objective ----------------------------------------------------------------
+    _m("lp_primal_objective_min_edge", LP,
+       "return float((U.T @ d).max()) if", "return float((U.T @ d).min()) if",
+       "primal_objective: min of the edges instead of max"),
+    # -- fast dual objective ------------------------------------------------------------------
+    _m("lp_fast_dual_cap", LP,
+       "return float(-beta - psi.sum() / self.nu)",
+       "return float(-beta - psi.sum() / (self.nu + 1))",
+       "fast dual_objective: penalty sum(psi)/(nu+1)"),
+    _m("lp_fast_dual_beta_max", LP,
+       "beta = -slack_margins.min()", "beta = -slack_margins.max()",
+       "fast dual_objective: optimal beta from the max instead of the min of U w + psi"),
+    _m("lp_fast_dual_psi_sign", LP,
+       "slack_margins = U @ w + psi", "slack_margins = U @ w - psi",
+       "fast dual_objective: U w - psi (sign slip in psi)"),
+    _m("lp_fast_dual_objective_sign", LP,
+       "return float(-beta - psi.sum() / self.nu)", "return float(beta - psi.sum() / self.nu)",
+       "fast dual_objective: +beta"),
+    # -- best response ----------------------------------------------------------------------
+    _m("lp_best_response_psi_cap", LP,
+       "lp_slacks(margins, self.nu) if", "lp_slacks(margins, self.nu + 1) if",
+       "best_response: psi for nu+1 (the slacks of the wrong soft margin)"),
+    _m("lp_best_response_d_cap", LP,
+       "d = capped_simplex_minimizer(margins, self.nu)",
+       "d = capped_simplex_minimizer(margins, self.nu + 1)",
+       "best_response: d on the simplex capped at 1/(nu+1)"),
+    _m("lp_best_response_beta_max", LP,
+       "beta = -float((margins + psi).min())", "beta = -float((margins + psi).max())",
+       "best_response: beta from the max instead of the min"),
+    _m("lp_best_response_margin_sign", LP,
+       "margins = U @ w\n", "margins = -(U @ w)\n",
+       "best_response: margins -U w (sign slip in the edge term)"),
+    # -- math-preserving rewrites --------------------------------------------------------------
+    _m("lp_ok_reordered_constraints", LP,
+       "[U @ w + slack + beta >= 0, cp.sum(w) == 1]", "[cp.sum(w) == 1, beta + slack + U @ w >= 0]",
+       "dual constraints reordered, terms reordered", "pass"),
+    _m("lp_ok_objective_negated_sum", LP,
+       "cp.Maximize(-beta - penalty)", "cp.Maximize(-(penalty + beta))",
+       "dual objective written as -(penalty + beta)", "pass"),
+    _m("lp_ok_primal_objective_np_max", LP,
+       "return float((U.T @ d).max()) if", "return float(np.max(d @ U)) if",
+       "primal_objective as np.max(d @ U)", "pass"),
+    _m("lp_ok_renamed_locals", LP,
+       "        slack_margins = U @ w + psi\n"
+       "        beta = point.get(\"beta\")\n"
+       "        if beta is None:\n"
+       "            beta = -slack_margins.min()\n"
+       "        elif (slack_margins + beta).min() < -1e-9 * (1 + abs(beta)):\n",
+       "        shifted = psi + U @ w\n"
+       "        beta = point.get(\"beta\")\n"
+       "        if beta is None:\n"
+       "            beta = -np.min(shifted)\n"
+       "        elif np.min(shifted + beta) < -1e-9 * (1 + abs(beta)):\n",
+       "fast dual_objective with renamed locals and np.min", "pass"),
+]
+
+ERLPBOOST = [
+    # -- wrong conjugate (the cvxpy R*) --------------------------------------------------------
+    _m("er_conjugate_exp_y", ER,
+       "return self.d0 @ cp.exp(y - 1)", "return self.d0 @ cp.exp(y)",
+       "conjugate exp(y) instead of exp(y - 1) (thesis (3.14))"),
+    _m("er_conjugate_no_d0", ER,
+       "return self.d0 @ cp.exp(y - 1)", "return cp.sum(cp.exp(y - 1))",
+       "conjugate without the d0 weights"),
+    _m("er_conjugate_scale", ER,
+       "return self.d0 @ cp.exp(y - 1)", "return 2 * (self.d0 @ cp.exp(y - 1))",
+       "conjugate scaled by 2"),
+    _m("er_conjugate_sign", ER,
+       "return self.d0 @ cp.exp(y - 1)", "return self.d0 @ cp.exp(-y - 1)",
+       "conjugate exp(-y - 1) (sign slip in the dual objective's argument)"),
+    # -- wrong regularizer (the cvxpy R) -------------------------------------------------------
+    _m("er_regularizer_d0_sign", ER,
+       "return -cp.sum(cp.entr(d)) - np.log(self.d0) @ d",
+       "return -cp.sum(cp.entr(d)) + np.log(self.d0) @ d",
+       "regularizer sum d ln(d d0) (sign slip on ln d0): R(d0) != 0"),
+    _m("er_regularizer_scale", ER,
+       "return -cp.sum(cp.entr(d)) - np.log(self.d0) @ d",
+       "return 2 * (-cp.sum(cp.entr(d)) - np.log(self.d0) @ d)",
+       "regularizer doubled in the primal only (conjugate unchanged)"),
+    # -- numpy fast paths -----------------------------------------------------------------------
+    _m("er_fast_regularizer_no_d0", ER,
+       "rel_entr(np.clip(d, 0.0, None), self.d0)", "rel_entr(np.clip(d, 0.0, None), 1.0)",
+       "fast regularizer_value: sum d ln d (d0 missing)"),
+    _m("er_fast_regularizer_uniform", ER,
+       "rel_entr(np.clip(d, 0.0, None), self.d0)",
+       "rel_entr(np.clip(d, 0.0, None), 1.0 / self.N)",
+       "fast regularizer_value ignores d0 (uniform used): wrong for a non-uniform d0"),
+    _m("er_fast_conjugate_exp_y", ER,
+       "logsumexp(y - 1, b=self.d0)", "logsumexp(y, b=self.d0)",
+       "fast conjugate_value exp(y) instead of exp(y - 1)"),
+    _m("er_fast_conjugate_uniform", ER,
+       "logsumexp(y - 1, b=self.d0)", "logsumexp(y - 1) - np.log(self.N)",
+       "fast conjugate_value ignores d0 (uniform used)"),
+    _m("er_gradient_exp_y", ER,
+       "return self.d0 * np.exp(y - 1)", "return self.d0 * np.exp(y)",
+       "conjugate_gradient (the map (3.13)) exp(y) instead of exp(y - 1)"),
+    _m("er_gradient_sign", ER,
+       "return self.d0 * np.exp(y - 1)", "return self.d0 * np.exp(-y - 1)",
+       "conjugate_gradient exp(-y - 1)"),
+    _m("er_gradient_uniform", ER,
+       "return self.d0 * np.exp(y - 1)", "return np.exp(y - 1) / self.N",
+       "conjugate_gradient ignores d0 (uniform used)"),
+    # -- optimal beta (3.16) --------------------------------------------------------------------
+    _m("er_beta_constant_sign", ER,
+       "return float((-1.0 + logsumexp(", "return float((1.0 + logsumexp(",
+       "optimal_beta (3.16) with +1/eta instead of -1/eta"),
+    _m("er_beta_exponent_sign", ER,
+       "logsumexp(-self.eta * s, b=self.d0)", "logsumexp(self.eta * s, b=self.d0)",
+       "optimal_beta (3.16) with exp(+eta (U w + psi))"),
+    _m("er_beta_ignores_psi", ER,
+       "s = self._slack_margins(self.check_columns(U), point)\n        return float(",
+       "s = self.check_columns(U) @ np.asarray(point[\"w\"], dtype=float)\n        return float(",
+       "optimal_beta (3.16) from U w alone (psi dropped)"),
+    _m("er_beta_uniform", ER,
+       "logsumexp(-self.eta * s, b=self.d0)",
+       "logsumexp(-self.eta * s, b=np.full(self.N, 1.0 / self.N))",
+       "optimal_beta (3.16) ignores d0 (uniform used)"),
+    # -- d_from_dual override ---------------------------------------------------------------------
+    _m("er_d_from_dual_ignores_psi", ER,
+       "    def optimal_beta(self, U, point):\n",
+       "    def d_from_dual(self, U, point):\n"
+       "        beta = point.get(\"beta\")\n"
+       "        if beta is None:\n"
+       "            beta = self.optimal_beta(U, point)\n"
+       "        w = np.asarray(point[\"w\"], dtype=float)\n"
+       "        return self.conjugate_gradient(-self.eta * (self.check_columns(U) @ w + beta))\n"
+       "\n"
+       "    def optimal_beta(self, U, point):\n",
+       "a hand-written d_from_dual (3.11) that drops psi"),
+    # -- declared constants -----------------------------------------------------------------------
+    _m("er_modulus_2", ER,
+       "    def modulus(self):\n        return 1.0", "    def modulus(self):\n        return 2.0",
+       "modulus sigma = 2 (Pinsker gives 1, tight on two-coordinate moves)"),
+    _m("er_range_bound_half", ER,
+       "return math.log(1.0 / (self.nu * float(np.min(self.d0))))",
+       "return 0.5 * math.log(1.0 / (self.nu * float(np.min(self.d0))))",
+       "range bound B = ln(N/nu)/2 (attained value ln(N/nu) at a vertex of the capped simplex)"),
+    _m("er_range_bound_nu_plus_1", ER,
+       "(self.nu * float(np.min(self.d0)))", "((self.nu + 1) * float(np.min(self.d0)))",
+       "range bound ln(N/(nu+1))"),
+    _m("er_range_bound_max_d0", ER,
+       "float(np.min(self.d0))", "float(np.max(self.d0))",
+       "range bound with max d0 instead of min d0 (equal for a uniform d0)"),
+    # -- best response --------------------------------------------------------------------------
+    _m("er_best_response_psi_log_scale_sign", ER,
+       "(np.log(self.nu) + proj.log_scale + log_a[proj.capped])",
+       "(np.log(self.nu) - proj.log_scale + log_a[proj.capped])",
+       "best_response: psi with -log_scale"),
+    _m("er_best_response_psi_everywhere_unclipped", ER,
+       "            psi[proj.capped] = (np.log(self.nu) + proj.log_scale + log_a[proj.capped]) "
+       "/ self.eta\n            psi = np.maximum(psi, 0.0)\n",
+       "            psi = (np.log(self.nu) + proj.log_scale + log_a) / self.eta\n",
+       "best_response: psi formula applied to every example and not clipped at 0"),
+    _m("er_best_response_beta_sign", ER,
+       "beta = (-1.0 - proj.log_scale) / self.eta", "beta = (-1.0 + proj.log_scale) / self.eta",
+       "best_response: beta with +log_scale"),
+    _m("er_best_response_eta_sign", ER,
+       "log_a = np.log(self.d0) - self.eta * (U @ w)",
+       "log_a = np.log(self.d0) + self.eta * (U @ w)",
+       "best_response: d0 exp(+eta U w) (sign slip in the edge term)"),
+    _m("er_best_response_cap", ER,
+       "capped_entropic_projection(log_a, self.nu if",
+       "capped_entropic_projection(log_a, self.nu + 1 if",
+       "best_response: projection onto the simplex capped at 1/(nu+1)"),
+    _m("er_best_response_psi_cap", ER,
+       "(np.log(self.nu) + proj.log_scale", "(np.log(self.nu + 1) + proj.log_scale",
+       "best_response: psi with ln(nu+1)"),
+    _m("er_best_response_uniform", ER,
+       "log_a = np.log(self.d0) - self.eta * (U @ w)",
+       "log_a = -np.log(self.N) - self.eta * (U @ w)",
+       "best_response ignores d0 (uniform used)"),
+    # -- math-preserving rewrites --------------------------------------------------------------
+    _m("er_ok_rel_entr", ER,
+       "return -cp.sum(cp.entr(d)) - np.log(self.d0) @ d", "return cp.sum(cp.rel_entr(d, self.d0))",
+       "regularizer as cp.sum(cp.rel_entr(d, d0)) (the same function)", "pass"),
+    _m("er_ok_reordered_regularizer", ER,
+       "return -cp.sum(cp.entr(d)) - np.log(self.d0) @ d",
+       "return -(np.log(self.d0) @ d) - cp.sum(cp.entr(d))",
+       "regularizer terms reordered", "pass"),
+    _m("er_ok_conjugate_factored", ER,
+       "return self.d0 @ cp.exp(y - 1)",
+       "return math.exp(-1.0) * cp.sum(cp.multiply(self.d0, cp.exp(y)))",
+       "conjugate as e^-1 sum d0 exp(y)", "pass"),
+    _m("er_ok_gradient_log", ER,
+       "return self.d0 * np.exp(y - 1)", "return np.exp(y - 1.0 + np.log(self.d0))",
+       "conjugate_gradient as exp(y - 1 + ln d0)", "pass"),
+    _m("er_ok_beta_renamed", ER,
+       "s = self._slack_margins(self.check_columns(U), point)\n"
+       "        return float((-1.0 + logsumexp(-self.eta * s, b=self.d0)) / self.eta)",
+       "slack_margins = self._slack_margins(self.check_columns(U), point)\n"
+       "        log_mass = logsumexp(-self.eta * slack_margins, b=self.d0)\n"
+       "        return float(log_mass / self.eta - 1.0 / self.eta)",
+       "optimal_beta (3.16) with renamed locals, the division distributed", "pass"),
+    _m("er_ok_psi_everywhere_clipped", ER,
+       "            psi[proj.capped] = (np.log(self.nu) + proj.log_scale + log_a[proj.capped]) "
+       "/ self.eta\n            psi = np.maximum(psi, 0.0)\n",
+       "            psi = np.maximum((np.log(self.nu) + proj.log_scale + log_a) / self.eta, 0.0)\n",
+       "best_response: the psi formula on every example, clipped at 0 (negative exactly off the "
+       "capped set)", "pass"),
+    _m("er_ok_d_from_dual_override", ER,
+       "    def optimal_beta(self, U, point):\n",
+       "    def d_from_dual(self, U, point):\n"
+       "        beta = point.get(\"beta\")\n"
+       "        if beta is None:\n"
+       "            beta = self.optimal_beta(U, point)\n"
+       "        s = self._slack_margins(self.check_columns(U), point)\n"
+       "        return self.d0 * np.exp(-self.eta * (s + beta) - 1.0)\n"
+       "\n"
+       "    def optimal_beta(self, U, point):\n",
+       "a hand-written d_from_dual, (3.13) written out", "pass"),
+    _m("er_ok_weaker_modulus", ER,
+       "    def modulus(self):\n        return 1.0", "    def modulus(self):\n        return 0.5",
+       "modulus sigma = 1/2: true (weaker than Pinsker), eta and every bound stay valid", "pass"),
+]
+
+MUTATIONS: list[Mutation] = LPBOOST + ERLPBOOST
+
+_ids = [m.id for m in MUTATIONS]
+assert len(_ids) == len(set(_ids)), "duplicate mutation ids"
