@@ -198,9 +198,11 @@ class Formulation(ABC):
         """Cross-parameter conditions; raise DualBoostInputError."""
 
     @classmethod
-    def standalone_params(cls, U: np.ndarray) -> dict[str, Any]:
+    def standalone_params(cls, U: np.ndarray, **params: Any) -> dict[str, Any]:
         """Parameters a standalone solve on the columns U needs that an algorithm normally sets
-        (SoftBoost's edge bound gamma_hat - eps); used by the verifier. Default: none."""
+        (SoftBoost's edge bound gamma_hat - eps); used by the verifier. ``params`` are the other
+        parameters the instance will be built with (nu, d0, ...), which such a value may depend
+        on. Default: none."""
         return {}
 
     def updated(self, **params: Any) -> Formulation:

@@ -38,6 +38,14 @@ class IterationRecord:
     master_seconds: float = 0.0
     kkt_seconds: float = 0.0
     attempts: list = field(default_factory=list)
+    #: P_LP^t, the soft-margin LP (2.3) over the t columns so far (recorded by SoftBoost, whose
+    #: termination it decides; None where an algorithm does not compute it)
+    lp_value: float | None = None
+    #: d^t, the master's distribution, for algorithms whose run claims need the whole sequence
+    #: (SoftBoost's Bregman-Pythagoras checks, thesis (3.5)); None otherwise
+    d: np.ndarray | None = None
+    #: the certified dual point of the master at t (w, psi, beta), recorded with ``d``
+    point: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
