@@ -194,7 +194,7 @@ class Formulation(ABC):
             setattr(self, key, value)
         self._check()
 
-    def _check(self) -> None:
+    def _check(self) -> None:  # noqa: B027 (optional hook, not abstract)
         """Cross-parameter conditions; raise DualBoostInputError."""
 
     @classmethod

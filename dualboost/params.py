@@ -100,7 +100,7 @@ class Param:
         if self.check is not None:
             message = self.check(value, N, values)
             if message:
-                raise DualBoostInputError(f"{self.name}: {message}")
+                raise DualBoostInputError(f"{self.name} {message}")
         return value
 
 
@@ -163,9 +163,9 @@ def _d0_default(N: int, values: Mapping[str, Any]) -> np.ndarray:
 def _d0_check(d0: np.ndarray, N: int, values: Mapping[str, Any]) -> str | None:
     nu = values.get("nu") or 1.0
     if np.any(d0 <= 0) or abs(d0.sum() - 1) > 1e-9:
-        return "d0 must be a strictly positive distribution on the N examples"
+        return "must be a strictly positive distribution on the N examples"
     if np.any(d0 > 1.0 / nu + 1e-12):
-        return f"d0 must satisfy the caps d0 <= 1/nu = {1.0 / nu:g}"
+        return f"must satisfy the caps d0 <= 1/nu = {1.0 / nu:g}"
     return None
 
 

@@ -156,7 +156,7 @@ class RegularizedLPBoost(Formulation):
         return Model(problem, variables, {}, absent)
 
     # -- numpy objectives ------------------------------------------------------------------
-    def in_domain(self, d: np.ndarray, tol: float = 1e-9) -> bool:
+    def in_domain(self, d: np.ndarray, tol: float = 1e-7) -> bool:
         return bool(abs(d.sum() - 1) <= tol and d.min() >= -tol
                     and d.max() <= 1.0 / self.nu + tol)
 
@@ -222,8 +222,9 @@ class RegularizedLPBoost(Formulation):
         U = self.check_columns(U)
         w = np.asarray(point["w"], dtype=float)
         psi = point.get("psi")
-        if w.min(initial=0.0) < -1e-12 or abs(w.sum() - 1) > 1e-9 or \
-                (psi is not None and np.min(psi, initial=0.0) < -1e-12):
+        # a solver's point is feasible to about 1e-8; certify() makes points exactly feasible
+        if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7 or \
+                (psi is not None and np.min(psi, initial=0.0) < -1e-7):
             return -math.inf
         beta = point.get("beta")
         if beta is None:

@@ -76,7 +76,7 @@ class LPBoost(Formulation):
     def primal_objective(self, U, d):
         U = self.check_columns(U)
         d = np.asarray(d, dtype=float)
-        if abs(d.sum() - 1) > 1e-9 or d.min() < -1e-9 or d.max() > 1.0 / self.nu + 1e-9:
+        if abs(d.sum() - 1) > 1e-7 or d.min() < -1e-7 or d.max() > 1.0 / self.nu + 1e-7:
             return math.inf
         return float((U.T @ d).max()) if U.shape[1] else -1.0
 
@@ -99,7 +99,7 @@ class LPBoost(Formulation):
         w = np.asarray(point["w"], dtype=float)
         psi = point.get("psi")
         psi = np.zeros(self.N) if psi is None or not self.has_caps else np.asarray(psi, float)
-        if w.min(initial=0.0) < -1e-12 or abs(w.sum() - 1) > 1e-9 or psi.min() < -1e-12:
+        if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7 or psi.min() < -1e-7:
             return -math.inf
         slack_margins = U @ w + psi
         beta = point.get("beta")

@@ -19,6 +19,7 @@ from dualboost.errors import DualBoostInputError
 from dualboost.margins import soft_margin
 from dualboost.oracles import StumpOracle, make_oracle
 from dualboost.solvers import solve
+from dualboost.theory import iteration_bound
 from formulations.erlpboost import ERLPBoost
 from formulations.lpboost import LPBoost
 
@@ -260,7 +261,7 @@ def test_erlpboost_history_invariants(breast_cancer_runs, rule):
     assert getattr(history[-1], field) <= EPS / 2
     assert all(getattr(r, field) > EPS / 2 for r in history[1:-1])
     # the iteration bound (Thm 3.10 / 3.12), vacuous here but a bound
-    assert T <= f.iteration_bound(f.N, f.nu, EPS, rule)
+    assert T <= iteration_bound(EPS, f.eta, 1.0, rule)
     # E2 at T: P_LP^T <= P^T(d^T) <= P_LP^T + ln(N/nu)/eta
     lp_T = lp_optimum(result.columns, f.nu)
     exact_low, exact_high = solved[-1].dual, solved[-1].primal

@@ -182,14 +182,15 @@ def check_strong_duality(F, U, nu, eps):
     primal, _ = solve_primal(f, U)
     dual, _ = solve_dual(f, U)
     d = primal.d.value
-    point = dual.point()
+    point = dual.values()
     P = f.primal_objective(U, d)
-    theta = f.dual_objective(U, point.w, point.psi)
+    theta = f.dual_objective(U, {"w": point.w, "psi": point.psi})
     assert abs(P - theta) <= 1e-6, (P, theta)
     assert abs(P - reported_value(primal.problem)) <= 1e-6
     assert abs(theta - reported_value(dual.problem)) <= 1e-6
     if point.beta is not None:  # the LP keeps beta: Theta(w, psi, beta) is the same value
-        assert abs(f.dual_objective(U, point.w, point.psi, point.beta) - P) <= 1e-6
+        assert abs(f.dual_objective(U,
+                {"w": point.w, "psi": point.psi, "beta": point.beta}) - P) <= 1e-6
     return P, theta
 
 
@@ -221,7 +222,7 @@ def test_strong_duality_breast_cancer(F, nu_frac, breast_cancer_columns):
         f = F(N, nu=nu, eps=0.01)
         model, _ = solve_primal_tight(f, U)
         m = model.multipliers()
-        assert np.abs(f.d_from_dual(U, m.w, m.psi) - model.d.value).max() <= 1e-6
+        assert np.abs(f.d_from_dual(U, {"w": m.w, "psi": m.psi}) - model.d.value).max() <= 1e-6
 
 
 @pytest.mark.parametrize("solver", ["CLARABEL", "ECOS"])
@@ -234,7 +235,7 @@ def test_erlpboost_primal_solves_on_random_stump_columns(solver, breast_cancer_s
     solve(model.problem, f.kind, solver=solver)  # raises SolverFailure today
     dual, _ = solve_dual(f, U)  # the dual model of the same data solves fine
     assert abs(f.primal_objective(U, model.d.value)
-               - f.dual_objective(U, dual.point().w, dual.point().psi)) <= 1e-6
+               - f.dual_objective(U, {"w": dual.values().w, "psi": dual.values().psi})) <= 1e-6
 
 
 # --- multipliers: KKT recovery ---------------------------------------------------------------
@@ -293,13 +294,15 @@ def test_lpboost_kkt_recovery_is_dual_optimal_on_degenerate_lp(seed, N, t, nu_ki
     assert np.all(recovered.w >= -1e-12) and abs(recovered.w.sum() - 1.0) <= 1e-9
     assert np.all(recovered.psi >= -1e-12)
     # with beta given, the LP dual function is -inf unless U w + psi + beta >= 0
-    theta_beta = f.dual_objective(U, recovered.w, recovered.psi, recovered.beta)
-    theta = f.dual_objective(U, recovered.w, recovered.psi)
+    theta_beta = f.dual_objective(U,
+            {"w": recovered.w, "psi": recovered.psi, "beta": recovered.beta})
+    theta = f.dual_objective(U, {"w": recovered.w, "psi": recovered.psi})
     assert abs(theta_beta - P) <= 1e-8
     assert abs(theta - P) <= 1e-8
     # the solver's own multipliers are dual-optimal too (a different point, in general)
     solver = model.multipliers()
-    assert abs(f.dual_objective(U, solver.w, solver.psi, solver.beta) - P) <= 1e-8
+    assert abs(f.dual_objective(U,
+            {"w": solver.w, "psi": solver.psi, "beta": solver.beta}) - P) <= 1e-8
 
 
 # --- closed forms and complementary slackness ------------------------------------------------
@@ -314,13 +317,14 @@ def test_erlpboost_closed_forms(inst):
     d, m = model.d.value, model.multipliers()
     P = f.primal_objective(U, d)
     # (3.11): d from (w, psi)
-    assert np.abs(f.d_from_dual(U, m.w, m.psi) - d).max() <= 1e-6
+    assert np.abs(f.d_from_dual(U, {"w": m.w, "psi": m.psi}) - d).max() <= 1e-6
     # (3.16): the optimal beta for (w, psi) is the solver's beta
-    beta = f.optimal_beta(U, m.w, m.psi)
+    beta = f.optimal_beta(U, {"w": m.w, "psi": m.psi})
     assert abs(beta - m.beta) <= 1e-6
     # (3.13) with that beta is (3.11), and (3.14) at that beta is (3.10)
-    assert np.abs(f.d_from_dual(U, m.w, m.psi, beta) - d).max() <= 1e-6
-    assert abs(f.dual_objective(U, m.w, m.psi, beta) - f.dual_objective(U, m.w, m.psi)) <= 1e-9
+    assert np.abs(f.d_from_dual(U, {"w": m.w, "psi": m.psi, "beta": beta}) - d).max() <= 1e-6
+    with_beta = f.dual_objective(U, {"w": m.w, "psi": m.psi, "beta": beta})
+    assert abs(with_beta - f.dual_objective(U, {"w": m.w, "psi": m.psi})) <= 1e-9
     # the value in multipliers: P = -1/eta - beta - sum(psi)/nu
     assert abs(P - (-1.0 / f.eta - m.beta - m.psi.sum() / f.nu)) <= 1e-6
     # complementary slackness as products (holds with degenerate, e.g. +-1, columns too)
@@ -404,14 +408,15 @@ def test_best_response_brackets_the_optimum(F, inst, w_seed):
     assert cert.d.min() >= 0.0 and cert.d.max() <= 1.0 / f.nu + 1e-12
     assert np.all(cert.psi >= 0.0)
     assert cert.primal_value == pytest.approx(f.primal_objective(U, cert.d), abs=1e-12)
-    assert cert.dual_value == pytest.approx(f.dual_objective(U, w, cert.psi), abs=1e-12)
+    assert cert.dual_value == pytest.approx(f.dual_objective(U,
+            {"w": w, "psi": cert.psi}), abs=1e-12)
     # psi is the best one for this w
     assert abs(cert.dual_value - fixed_w_optimum(f, U, w)) <= 1e-7
     if F is LPBoost:  # the LP's best value for fixed w is the soft margin of w (2.2)
         assert cert.dual_value == pytest.approx(soft_margin(U @ w, f.nu), abs=1e-12)
     else:  # d is (3.11) at (w, psi), beta is (3.16)
-        assert np.abs(f.d_from_dual(U, w, cert.psi) - cert.d).max() <= 1e-9
-        assert abs(cert.beta - f.optimal_beta(U, w, cert.psi)) <= 1e-9
+        assert np.abs(f.d_from_dual(U, {"w": w, "psi": cert.psi}) - cert.d).max() <= 1e-9
+        assert abs(cert.beta - f.optimal_beta(U, {"w": w, "psi": cert.psi})) <= 1e-9
 
     # at the optimum the certificate is tight; the input w is projected onto the simplex
     m = model.multipliers()
@@ -429,31 +434,34 @@ def test_best_response_brackets_the_optimum(F, inst, w_seed):
 @pytest.mark.parametrize("N, nu, eps", [(100, 1.0, 0.01), (569, 113.8, 0.01), (1000, 500.0, 0.1),
                                         (10, 10.0, 0.01), (10, 9.0, 1.0), (50, 1.0, 4.0)])
 def test_default_eta_and_iteration_bounds(N, nu, eps):
+    """The family's T1/T4 with sigma = 1, B = ln(N/nu) are the thesis's Thm 3.10 / 3.12."""
+    from dualboost.theory import iteration_bound
+
     log_ratio = math.log(N / nu)
     eta = max(2.0 / eps * log_ratio, 0.5)  # Theorem 3.10
     simple = max(32.0 * log_ratio / eps**2, 8.0 / eps)  # Theorem 3.10
     practical = max(64.0 * log_ratio / eps**2, 16.0 / eps)  # Theorem 3.12
-    assert ERLPBoost.default_eta(N, nu, eps) == pytest.approx(eta, rel=1e-12)
-    assert ERLPBoost(N, nu=nu, eps=eps).eta == pytest.approx(eta, rel=1e-12)
+    f = ERLPBoost(N, nu=nu, eps=eps)
+    assert f.eta == pytest.approx(eta, rel=1e-12)
     assert ERLPBoost(N, nu=nu, eps=eps, eta=3.5).eta == 3.5
-    assert ERLPBoost.iteration_bound(N, nu, eps, "simple") == pytest.approx(simple, rel=1e-12)
-    assert ERLPBoost.iteration_bound(N, nu, eps, "practical") == pytest.approx(practical,
-                                                                              rel=1e-12)
-    # the proofs' T < 16 eta / eps (simple) and 32 eta / eps (practical) are the same bounds
-    assert simple == pytest.approx(16 * eta / eps, rel=1e-12)
-    assert practical == pytest.approx(32 * eta / eps, rel=1e-12)
-    assert LPBoost.default_eta(N, nu, eps) is None
-    assert LPBoost(N, nu=nu, eps=eps).eta is None
-    assert LPBoost.iteration_bound(N, nu, eps, "simple") is None
-    assert LPBoost.iteration_bound(N, nu, eps, "practical") is None
+    theory = f.theory()
+    assert (theory.modulus, theory.range_bound) == (1.0, pytest.approx(log_ratio, abs=1e-12))
+    assert iteration_bound(eps, f.eta, 1.0, "simple") == pytest.approx(simple, rel=1e-12)
+    assert iteration_bound(eps, f.eta, 1.0, "practical") == pytest.approx(practical, rel=1e-12)
+    assert LPBoost(N, nu=nu, eps=eps).theory() is None
+    with pytest.raises(DualBoostInputError, match="does not take parameter 'eta'"):
+        LPBoost(N, nu=nu, eps=eps, eta=1.0)
 
 
 def test_eta_floor_of_one_half_is_used():
     # nu = N: ln(N/nu) = 0, so eta is the floor 1/2 and the bounds are the 8/eps, 16/eps terms
+    from dualboost.theory import iteration_bound
+
     eps = 0.1
-    assert ERLPBoost.default_eta(20, 20.0, eps) == 0.5
-    assert ERLPBoost.iteration_bound(20, 20.0, eps, "simple") == pytest.approx(8 / eps)
-    assert ERLPBoost.iteration_bound(20, 20.0, eps, "practical") == pytest.approx(16 / eps)
+    f = ERLPBoost(20, nu=20.0, eps=eps)
+    assert f.eta == 0.5
+    assert iteration_bound(eps, f.eta, 1.0, "simple") == pytest.approx(8 / eps)
+    assert iteration_bound(eps, f.eta, 1.0, "practical") == pytest.approx(16 / eps)
 
 
 # --- registry --------------------------------------------------------------------------------
@@ -468,36 +476,52 @@ def test_registry_loads_by_name():
         load_formulation("softboost")
 
 
-def test_registry_loads_a_copied_file_with_a_swapped_regularizer(tmp_path):
-    """Double the regularizer weight: (2/eta) Delta(d, d0) everywhere in a copy of the file.
+DOUBLED = """
+import cvxpy as cp
+import numpy as np
 
-    Replacing every ``self.eta`` by ``(self.eta / 2)`` changes the primal's regularizer *and* the
-    dual, the closed forms and the gradient consistently, so the copy is a different but correct
-    pair: it must show strong duality and equal the original run with eta / 2.
+from dualboost.regularized import RegularizedLPBoost
+
+
+class DoubledEntropy(RegularizedLPBoost):
+    name = "erlpboost_double_weight"
+
+    def regularizer(self, d):
+        return 2 * (-cp.sum(cp.entr(d)) - np.log(self.d0) @ d)
+
+    def conjugate(self, y):
+        return 2 * (self.d0 @ cp.exp(y / 2 - 1))
+
+    def modulus(self):
+        return 2.0
+
+    def range_bound(self):
+        return 2 * np.log(1 / (self.nu * self.d0.min()))
+"""
+
+
+def test_registry_loads_a_new_regularizer_file(tmp_path):
+    """R = 2 Delta(d, d0), no fast paths: only the four declared pieces.
+
+    sigma and B double, so the theory's eta doubles and (1/eta) R is unchanged: the file is a
+    different regularizer but the same problem as ERLPBoost, so both must give the same value.
     """
-    source = (FORMULATIONS_DIR / "erlpboost.py").read_text()
-    assert source.count("self.eta") >= 5
-    swapped = source.replace("self.eta", "(self.eta / 2)").replace(
-        'name = "erlpboost"', 'name = "erlpboost_double_weight"')
     path = tmp_path / "erlpboost_double.py"
-    path.write_text(swapped)
-
+    path.write_text(DOUBLED)
     Copy = load_formulation(str(path))
-    assert Copy is not ERLPBoost and Copy.name == "erlpboost_double_weight"
-    assert Copy.kind == "exp" and issubclass(Copy, Formulation)
+    assert Copy.name == "erlpboost_double_weight" and issubclass(Copy, Formulation)
+    assert Copy.capabilities.cones == ("lp", "exp") and Copy.capabilities.strictly_convex
 
     rng = np.random.default_rng(7)
     N, nu, eps = 25, 4.5, 0.1
     U = rng.uniform(-1.0, 1.0, (N, 4))
     P, _ = check_strong_duality(Copy, U, nu, eps)
-    eta = Copy(N, nu=nu, eps=eps).eta
-    assert eta == pytest.approx(ERLPBoost.default_eta(N, nu, eps))
-    # the regularizer really doubled: the copy's value is the original's at eta / 2 ...
-    half = ERLPBoost(N, nu=nu, eta=eta / 2)
-    half_primal, _ = solve_primal(half, U)
-    assert abs(half.primal_objective(U, half_primal.d.value) - P) <= 1e-6
-    # ... and differs from the original's at the same eta
-    same = ERLPBoost(N, nu=nu, eta=eta)
+    copy, original = Copy(N, nu=nu, eps=eps), ERLPBoost(N, nu=nu, eps=eps)
+    assert copy.eta == pytest.approx(2 * original.eta, rel=1e-12)
+    original_primal, _ = solve_primal(original, U)
+    assert abs(original.primal_objective(U, original_primal.d.value) - P) <= 1e-6
+    # ... and differs from ERLPBoost at the copy's eta
+    same = ERLPBoost(N, nu=nu, eps=eps, eta=copy.eta)
     same_primal, _ = solve_primal(same, U)
     assert same.primal_objective(U, same_primal.d.value) < P - 1e-4
 
@@ -509,27 +533,30 @@ CONTRACT_CASES = {
         """
         from dualboost.formulation import Formulation
 
+        from dualboost.formulation import Capabilities
+
         class Half(Formulation):
             name = "half"
-            kind = "lp"
-            regularized = False
+            capabilities = Capabilities(strictly_convex=False)
+            default_algorithm = "lpboost"
 
             def primal(self, U):
                 return None
 
         FORMULATION = Half
         """,
-        r"does not implement .*best_response.*dual.*recover_dual"),
+        r"does not implement dual, primal_objective"),
     "syntax_error": ("def broken(:\n    pass\n", r"does not import \(SyntaxError"),
-    "wrong_kind": (
+    "wrong_cones": (
         """
+        from dualboost.formulation import Capabilities
         from formulations.lpboost import LPBoost
 
         class Quadratic(LPBoost):
             name = "quadratic"
-            kind = "qp"
+            capabilities = Capabilities(strictly_convex=True, cones=("qp",))
         """,
-        r"kind must be 'lp' or 'exp', got 'qp'"),
+        r"unknown cone\(s\) \['qp'\]"),
     "not_a_formulation": ("FORMULATION = dict\n", r"is not a subclass of dualboost.Formulation"),
     "two_subclasses": (
         """
@@ -561,7 +588,7 @@ def test_registry_names_missing_methods_without_formulation_variable(tmp_path):
     path = tmp_path / "half.py"
     path.write_text(textwrap.dedent(CONTRACT_CASES["missing_methods_named"][0]).replace(
         "FORMULATION = Half", ""))
-    with pytest.raises(FormulationContractError, match=r"recover_dual"):
+    with pytest.raises(FormulationContractError, match=r"primal_objective"):
         load_formulation(str(path))
 
 
@@ -575,16 +602,19 @@ def test_registry_missing_file(tmp_path):
 
 @pytest.mark.parametrize("F", BOTH, ids=lambda F: F.name)
 @pytest.mark.parametrize("kwargs, message", [
-    ({"nu": 0.5}, "nu must be a count in"),
-    ({"nu": 10.5}, "nu must be a count in"),
-    ({"nu": float("nan")}, "nu must be a count in"),
-    ({"nu": float("inf")}, "nu must be a count in"),
-    ({"eps": 0.0}, "eps must be a positive"),
-    ({"eps": -0.1}, "eps must be a positive"),
-    ({"eps": float("nan")}, "eps must be a positive"),
-    ({"eta": 0.0}, "eta must be a positive"),
-    ({"eta": -2.0}, "eta must be a positive"),
-    ({"eta": float("inf")}, "eta must be a positive"),
+    ({"nu": 0.5}, r"nu must lie in \[1, N = 10\]"),
+    ({"nu": 10.5}, r"nu must lie in \[1, N = 10\]"),
+    ({"nu": float("nan")}, "nu must be finite"),
+    ({"nu": float("inf")}, "nu must be finite"),
+    ({"eps": 0.0}, r"eps must lie in \(0"),
+    ({"eps": -0.1}, r"eps must lie in \(0"),
+    ({"eps": float("nan")}, "eps must be finite"),
+    ({"eta": 0.0}, r"eta must lie in \(0|does not take parameter 'eta'"),
+    ({"eta": -2.0}, r"eta must lie in \(0|does not take parameter 'eta'"),
+    ({"eta": float("inf")}, "eta must be finite|does not take parameter 'eta'"),
+    ({"nu": "3"}, "nu must be a number"),
+    ({"nu": 11.0}, "nu must lie"),
+    ({"colour": 1}, "does not take parameter 'colour'"),
 ])
 def test_invalid_parameters(F, kwargs, message):
     with pytest.raises(DualBoostInputError, match=message):
@@ -608,7 +638,7 @@ def test_invalid_columns(F, bad):
         U = U[:5]
     d = np.full(6, 1 / 6)
     for call in (lambda: f.primal(U), lambda: f.dual(U), lambda: f.primal_objective(U, d),
-                 lambda: f.dual_objective(U, np.ones(3) / 3, np.zeros(6)),
+                 lambda: f.dual_objective(U, {"w": np.ones(3) / 3, "psi": np.zeros(6)}),
                  lambda: f.best_response(U, np.ones(3) / 3)):
         with pytest.raises(DualBoostInputError):
             call()
@@ -626,13 +656,14 @@ def test_kkt_l1_fallback_failure_is_an_infinite_residual(monkeypatch):
 
     from dualboost import kkt
 
-    U = np.column_stack([np.ones(4), -np.ones(4)])  # degenerate: forces the L1 fallback
+    U = np.column_stack([np.ones(4), -np.ones(4)])
     d = np.full(4, 0.25)
     failed = types.SimpleNamespace(status=4, x=None)
     monkeypatch.setattr(kkt, "linprog", lambda *args, **kwargs: failed)
-    monkeypatch.setattr(kkt, "_interior_least_squares",
-                        lambda *args: kkt.KKTRecovery(np.zeros(2), np.zeros(4), 0.0, 1.0,
-                                                      np.arange(1), np.arange(0)))
-    recovery = kkt.active_set_multipliers(U, d, np.zeros(4), 1.0, tol=1e-6,
-                                          explicit_nonnegativity=True)
-    assert recovery.residual == np.inf and np.isnan(recovery.beta)
+    monkeypatch.setattr(kkt, "_least_squares_with_private_columns",
+                        lambda A, b, lower, weights: (np.zeros(A.shape[1]), 1.0))
+    recovery = LPBoost(4).recover_dual(U, d)
+    assert recovery.residual == 1.0  # the failed fallback never replaces a finite answer
+    monkeypatch.setattr(kkt, "_least_squares_with_private_columns",
+                        lambda A, b, lower, weights: (np.zeros(A.shape[1]), np.inf))
+    assert LPBoost(4).recover_dual(U, d).residual == np.inf

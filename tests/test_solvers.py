@@ -287,8 +287,9 @@ class DegradedClarabel:
         if solver == "CLARABEL" and self.status == cp.OPTIMAL:
             self.status = cp.OPTIMAL_INACCURATE
             if self.spoil:
-                t = self.model.edge.shape[0]
-                self.model.edge.save_dual_value(np.full(t, 1.0 / t))
+                edge = self.model.constraints["w"]
+                t = edge.shape[0]
+                edge.save_dual_value(np.full(t, 1.0 / t))
 
 
 @pytest.mark.parametrize("spoil", [False, True], ids=["accurate", "spoiled"])

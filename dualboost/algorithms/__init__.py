@@ -43,5 +43,5 @@ def _load_optional() -> None:
         pass
 
 
-__all__ = ["ALGORITHMS", "Algorithm", "Claim", "Output", "algorithm_class", "available_algorithms", "register",
-           "run_loop"]
+__all__ = ["ALGORITHMS", "Algorithm", "Claim", "Output", "algorithm_class",
+           "available_algorithms", "register", "run_loop"]

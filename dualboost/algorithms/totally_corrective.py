@@ -30,7 +30,7 @@ from .base import Algorithm, Output
 STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or delta~^t "
                  "(practical, §3.2.2)", kind="str", default="practical",
                  check=lambda v, N, values: None if v in ("simple", "practical")
-                 else f"must be 'simple' or 'practical', got {v!r}")
+                 else f"must be one of ('simple', 'practical'), got {v!r}")
 
 
 def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None) -> float:
