@@ -1,0 +1,90 @@
+"""Binary ERLPBoost: the caps built into the regularizer, thesis (3.25)-(3.27), Algorithm 3.3.
+
+The regularized-LPBoost family (:mod:`dualboost.regularized`) with the capped binary relative
+entropy (thesis §3.3) as R, whose domain 0 <= d <= 1/nu *is* the cap (no psi block, no cap
+constraint; the dual has t + 1 variables w, beta)::
+
+    R(d) = Delta_{2,nu}(d, d0) = sum_n d_n ln(d_n / d0_n)
+                                 + sum_n (1/nu - d_n) ln((1/nu - d_n) / (1/nu - d0_n))   (3.25)
+    R*(y) = (1/nu) sum_n ln(1 - nu d0_n + nu d0_n e^{y_n})
+          = (1/nu) sum_n [ln(1 - a_n) + softplus(logit(a_n) + y_n)],   a_n = nu d0_n
+
+so Theta(w, beta) = -(1/eta) R*(-eta (U w + beta)) - beta is the thesis's dual (3.26), and
+d = grad R*(-eta s) = (1/nu) sigmoid(logit(nu d0) - eta s), s = U w + beta, is (3.27) in its
+stable sigmoid form. beta has no closed form: it is the monotone 1-D root of sum(d) = 1.
+
+sigma = 1 (the Hessian 1/d + 1/(1/nu - d) dominates the relative entropy's 1/d, so Pinsker applies).
+B = ln(1/(nu min d0)) + max(1, (N/nu - 1) ln(1/(1 - nu max d0))): the first term bounds the
+relative entropy part, the second the complement part (mass N/nu - 1, each ratio at most
+1/(1 - nu max d0)). For uniform d0 the second term is <= 1 and B = ln(N/nu) + 1, the thesis's
+constant (Thm 3.21; Thm 3.23 in its consistent form, with ln(N/nu) + 1 in place of the printed
+ln(N/nu)). Needs nu < N (at nu = N, 1/nu - d0_n = 0) and nu d0_n < 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+from scipy.special import expit, logit, rel_entr
+
+from dualboost.errors import DualBoostInputError
+from dualboost.regularized import RegularizedLPBoost
+
+
+class BinaryERLPBoost(RegularizedLPBoost):
+    name = "binary_erlpboost"
+    summary = "Binary ERLPBoost (capped binary relative entropy to d0; caps inside R)"
+    equations = "thesis (3.25), (3.26), (3.27), (3.28); Algorithm 3.3; Thms 3.21, 3.23"
+    caps_in_domain = True
+    cones = ("exp",)
+    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient")
+
+    def _check(self):
+        super()._check()
+        if np.max(self.nu * self.d0) >= 1.0:
+            raise DualBoostInputError(f"{self.name} needs d0 < 1/nu strictly (its regularizer "
+                                      "divides by 1/nu - d0_n)")
+
+    def regularizer(self, d):
+        c = 1.0 / self.nu
+        return (-cp.sum(cp.entr(d)) - np.log(self.d0) @ d
+                - cp.sum(cp.entr(c - d)) - np.log(c - self.d0) @ (c - d))
+
+    def conjugate(self, y):
+        a = self.nu * self.d0
+        return cp.sum(np.log1p(-a) + cp.logistic(logit(a) + y)) / self.nu
+
+    def modulus(self):
+        return 1.0
+
+    def range_bound(self):
+        complement = (self.N / self.nu - 1.0) * -math.log1p(-self.nu * float(np.max(self.d0)))
+        return math.log(1.0 / (self.nu * float(np.min(self.d0)))) + max(1.0, complement)
+
+    # -- KKT recovery (thesis §3.3.4: no psi; the gradient holds ln d and ln(1/nu - d)) --------
+    def recover_dual(self, U, d, tol=1e-6):
+        # a solver's d may touch the cap, where ln(1/nu - d) (and cvxpy's gradient) is undefined
+        return super().recover_dual(U, np.minimum(d, (1.0 - 1e-15) / self.nu), tol)
+
+    def kkt_row_weights(self, d):
+        # rows with d_n near 0 or near 1/nu carry solver round-off amplified by the logarithms
+        room = np.clip(np.minimum(d, 1.0 / self.nu - d), 0.0, None)
+        return room / room.max()
+
+    # -- fast paths (thesis digest's sigmoid / softplus forms) -------------------------------
+    def regularizer_value(self, d):
+        c = 1.0 / self.nu
+        d = np.clip(d, 0.0, c)
+        return float(rel_entr(d, self.d0).sum() + rel_entr(c - d, c - self.d0).sum())
+
+    def conjugate_value(self, y):
+        a = self.nu * self.d0
+        return float(np.sum(np.log1p(-a) + np.logaddexp(0.0, logit(a) + y)) / self.nu)
+
+    def conjugate_gradient(self, y):
+        return expit(logit(self.nu * self.d0) + y) / self.nu
+
+
+FORMULATION = BinaryERLPBoost
