@@ -48,8 +48,8 @@ class Param:
     def range_text(self) -> str:
         if self.low is None and self.high is None:
             return ""
-        left = "(" if self.low_open else "["
-        right = ")" if self.high_open else "]"
+        left = "(" if self.low_open or self.low is None else "["
+        right = ")" if self.high_open or self.high is None else "]"
         low = "-inf" if self.low is None else f"{self.low}"
         high = "inf" if self.high is None else f"{self.high}"
         return f"{left}{low}, {high}{right}"
