@@ -46,9 +46,9 @@ from formulations.lpboost import LPBoost
 #: default nu as a fraction of N for each data set (the german target of 0.01243 is nu = 0.5 N)
 DEFAULT_NU_FRAC = {"german": 0.5, "breast_cancer": 0.2}
 
-#: (label, formulation, stopping rule); LPBoost always stops by Alg. 2.1 step (c)
+#: (label, formulation, stopping rule); LPBoost has one rule, Alg. 2.1 step (c)
 ALGORITHMS = (
-    ("LPBoost", "lpboost", "practical"),
+    ("LPBoost", "lpboost", None),
     ("ERLPBoost practical", "erlpboost", "practical"),
     ("ERLPBoost simple", "erlpboost", "simple"),
 )
