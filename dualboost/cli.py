@@ -1,13 +1,22 @@
-"""Command-line interface: ``dualboost fit`` (one boosting run) and ``dualboost verify``.
+"""Command-line interface: ``dualboost list``, ``dualboost fit`` and ``dualboost verify``.
+
+``dualboost list`` prints every registered formulation (summary, the seed's equation numbers,
+default algorithm, cones, declared parameters with default, range and meaning) and every algorithm
+(summary, reference, parameters); ``--json`` prints the same as JSON.
 
 ``dualboost fit --data D [options]`` loads a data set with :func:`dualboost.data.load_dataset`,
 runs :func:`dualboost.api.run` (the same wiring as the estimator and the verifier), shows a
 progress line on stderr, prints a summary table on stdout and optionally writes the whole run as
-strict JSON (``--json OUT``; the keys are documented in ``docs/json_schema.md``).
+strict JSON (``--json OUT``; the keys are documented in ``docs/json_schema.md``). ``--formulation``
+picks the problem (its own default algorithm runs unless ``--algorithm`` names another),
+``--param name=value`` sets any parameter the formulation or the algorithm declares, and ``--nu``,
+``--nu-frac``, ``--eps``, ``--eta``, ``--stopping`` are shortcuts for the parameters of those names.
 
 Exit status: 0 on success (also when the run stopped at ``--max-iter``; the summary says so),
-2 on bad input (one line on stderr starting ``dualboost: error:``), 1 when no solver produced an
-accepted solution, 130 on Ctrl-C.
+2 on bad input (one line on stderr starting ``dualboost: error:``; this includes a parameter that
+the formulation and the algorithm do not declare, and a pairing the algorithm cannot run), 1 when
+no solver produced an accepted solution or when a certificate failed (weak duality Theta <= P
+violated at a feasible pair: the formulation's primal and dual are not a pair), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -25,12 +35,13 @@ from typing import Any, NoReturn
 import numpy as np
 
 from . import __version__
-from .errors import DualBoostInputError, SolverFailure
+from .errors import DualBoostInputError, DualityViolation, SolverFailure
 from .oracles.finite import as_hypothesis_matrix
+from .params import Param, parse_param_text
 from .registry import available_formulations
 from .result import BoostResult, IterationRecord
 
-__all__ = ["build_parser", "main", "result_to_json", "to_jsonable", "train_error"]
+__all__ = ["build_parser", "catalogue", "main", "result_to_json", "to_jsonable", "train_error"]
 
 PROG = "dualboost"
 ERROR_PREFIX = f"{PROG}: error: "
@@ -78,15 +89,27 @@ def _positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``dualboost`` argument parser with its ``fit`` and ``verify`` subcommands."""
+    """The ``dualboost`` argument parser with its ``list``, ``fit`` and ``verify`` subcommands."""
     parser = _Parser(
         prog=PROG,
-        description="Boosting as convex optimization: LPBoost and ERLPBoost as paired "
-                    "primal/dual models solved by column generation.",
+        description="Boosting as convex optimization: LPBoost, ERLPBoost and their relatives as "
+                    "paired primal/dual models solved by column generation.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+
+    listing = sub.add_parser(
+        "list", help="list the formulations and algorithms with their parameters",
+        description="List every registered formulation (summary, equations, default algorithm, "
+                    "cones, declared parameters) and every algorithm (summary, reference, "
+                    "parameters). Any name shown under 'parameters' can be set with "
+                    "'dualboost fit --param NAME=VALUE'.",
+    )
+    listing.add_argument("formulations", nargs="*", metavar="NAME|PATH",
+                         help="list only these formulations (registered names or .py files); "
+                              "default: every registered one")
+    listing.add_argument("--json", action="store_true", help="print the listing as JSON")
 
     fit = sub.add_parser(
         "fit", help="run one boosting fit and print a summary (optionally write JSON)",
@@ -104,17 +127,30 @@ def build_parser() -> argparse.ArgumentParser:
     registered = ", ".join(available_formulations())
     model.add_argument("--formulation", default="erlpboost", metavar="NAME|PATH",
                        help=f"a registered formulation ({registered}) or the path of a .py "
-                            "file defining one (default: erlpboost)")
+                            "file defining one (default: erlpboost); 'dualboost list' shows "
+                            "each one's parameters")
+    model.add_argument("--algorithm", default=None, metavar="NAME",
+                       help="the algorithm to run (default: the formulation's own); "
+                            "see 'dualboost list'")
+    model.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                       help="set a parameter the formulation or the algorithm declares "
+                            "(repeatable), e.g. --param q=0.3; a vector parameter such as d0 "
+                            "takes a .npy file or comma-separated numbers")
+    # The shortcuts below default to None: "not given" leaves the declared default in place,
+    # and a shortcut the formulation/algorithm does not declare is an error, never ignored.
     nu = model.add_mutually_exclusive_group()
     nu.add_argument("--nu", type=float, default=None, metavar="COUNT",
-                    help="soft-margin parameter nu as a count in [1, N] (default 1: hard margin)")
+                    help="shortcut for --param nu: the capping parameter as a count in [1, N] "
+                         "(formulation default; 1 = hard margin)")
     nu.add_argument("--nu-frac", type=float, default=None, metavar="FRAC",
                     help="nu as a fraction of N, in (0, 1]: nu = FRAC * N")
-    model.add_argument("--eps", type=float, default=0.01,
-                       help="target accuracy epsilon > 0 (default 0.01)")
+    model.add_argument("--eps", type=float, default=None,
+                       help="shortcut for --param eps: target accuracy epsilon > 0 "
+                            "(formulation default, 0.01 in the shipped ones)")
     model.add_argument("--eta", type=float, default=None,
-                       help="regularization parameter eta > 0 (default: the theory's value, "
-                            "max((2/eps) ln(N/nu), 1/2) for ERLPBoost)")
+                       help="shortcut for --param eta: regularization weight eta > 0 of a "
+                            "regularized formulation (default: the theory's value, "
+                            "max(2 B / eps, sigma / 2); docs/theory.md)")
 
     weak = fit.add_argument_group("weak learner").add_mutually_exclusive_group()
     weak.add_argument("--oracle", choices=("stumps", "raw"), default=None,
@@ -125,10 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
                            "numpy.save; makes the oracle pick the best of these J columns")
 
     loop = fit.add_argument_group("column generation")
-    loop.add_argument("--stopping", choices=("simple", "practical"), default="practical",
-                      help="ERLPBoost stopping rule: delta^t (simple, thesis 3.2.1) or "
-                           "delta~^t (practical, 3.2.2); LPBoost always uses Alg. 2.1 "
-                           "(default: practical)")
+    loop.add_argument("--stopping", default=None, metavar="RULE",
+                      help="shortcut for --param stopping of the erlpboost algorithm: "
+                           "simple (delta^t, thesis 3.2.1) or practical (delta~^t, 3.2.2; its "
+                           "default); the lpboost algorithm has one rule (Alg. 2.1) and no "
+                           "such parameter")
     loop.add_argument("--max-iter", type=_positive_int, default=1000, metavar="T",
                       help="at most T master solves (default 1000)")
     loop.add_argument("--solver", default=None, metavar="NAME",
@@ -291,10 +328,15 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
         "dualboost_version": __version__,
         "data": data,
         "formulation": result.formulation,
+        "algorithm": result.algorithm,
         "N": params.get("N"),
+        # the three parameters most formulations share, also under "parameters"; null when the
+        # formulation does not declare them (eta: not regularized)
         "nu": params.get("nu"),
         "eps": params.get("eps"),
         "eta": params.get("eta"),
+        "parameters": {k: v for k, v in params.items() if k not in ("formulation", "N")},
+        "algorithm_parameters": dict(getattr(result, "algorithm_parameters", {}) or {}),
         "stopping": result.stopping,
         "status": result.status,
         "success": result.success,
@@ -311,6 +353,7 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
         "master_seconds": result.master_seconds,
         "kkt_seconds": result.kkt_seconds,
         "oracle_seconds": result.oracle_seconds,
+        "warnings": list(result.warnings),
         "weights": result.weights,
         "hypotheses": [_describe(h) for h in result.hypotheses],
         "history": [record.to_dict() for record in result.history],
@@ -345,27 +388,47 @@ def _check_output_target(path: str, option: str) -> None:
         raise _CLIError(f"{option} {path!r}: directory {str(parent)!r} is not writable")
 
 
+def _param_text(value: Any) -> str:
+    """A resolved parameter for the summary table (vectors are summarized, not printed)."""
+    if value == "uniform":
+        return "uniform 1/N"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return f"vector of {len(value)} values"
+    if isinstance(value, float):
+        return _fmt(value)
+    return "-" if value is None else str(value)
+
+
 def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console(file=sys.stdout, highlight=False)
     greek = _can_encode(sys.stdout, "νεηΘ")
-    nu, eps, eta, theta = ("ν", "ε", "η", "Θ") if greek else ("nu", "eps", "eta", "Theta")
+    theta = "Θ" if greek else "Theta"
+    symbols = {"nu": "ν", "eps": "ε", "eta": "η"} if greek else {}
 
-    table = Table(title=f"dualboost fit: {doc['formulation']} on {doc['data']}",
+    table = Table(title=Text(f"dualboost fit: {doc['formulation']} on {doc['data']}"),
                   show_header=False, title_justify="left")
     table.add_column("quantity", style="bold")
     table.add_column("value", overflow="fold")
 
     def row(name: str, value: object) -> None:
-        table.add_row(name, str(value))
+        table.add_row(Text(name), Text(str(value)))
 
-    row("formulation", doc["formulation"])
+    spec = doc.get("formulation_spec")
+    if spec and spec != doc["formulation"]:
+        row("formulation", f"{doc['formulation']} (from {spec})")
+    else:
+        row("formulation", doc["formulation"])
+    row("algorithm", doc["algorithm"] or "-")
     row("N", doc["N"])
-    row(nu, _fmt(doc["nu"]))
-    row(eps, _fmt(doc["eps"]))
-    row(eta, "none (no regularizer)" if doc["eta"] is None else _fmt(doc["eta"]))
+    for name, value in doc["parameters"].items():
+        row(symbols.get(name, name), _param_text(value))
+    for name, value in doc["algorithm_parameters"].items():
+        if name != "stopping":  # the "stopping" row below shows the rule that was applied
+            row(f"{name} (algorithm)", _param_text(value))
     row("oracle", oracle)
     row("stopping", doc["stopping"])
     row("T (iterations)", doc["iterations"])
@@ -384,6 +447,9 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     row("seconds", f"{doc['seconds']:.2f} (master {doc['master_seconds']:.2f}, "
                    f"KKT {doc['kkt_seconds']:.2f}, "
                    f"oracle {doc['oracle_seconds']:.2f})")
+    for warning in doc.get("warnings") or []:
+        row("warning", f"{warning.get('code', '')}: {warning.get('message', '')}"
+            if isinstance(warning, dict) else warning)
     console.print(table)
     if result.status == "max_iter":
         console.print(f"note: the run stopped at --max-iter = {max_iter} before the stopping "
@@ -391,7 +457,165 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
 
 
 # ---------------------------------------------------------------------------------------------
-# commands
+# list
+# ---------------------------------------------------------------------------------------------
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, DualBoostInputError) else f"{type(exc).__name__}: {text}"
+
+
+def _param_entry(p: Param) -> dict:
+    return {"name": p.name, "kind": p.kind, "default": p.describe_default(),
+            "range": p.range_text(), "doc": p.doc}
+
+
+def _algorithm_entries() -> tuple[list[dict], dict[str, type]]:
+    from .algorithms import algorithm_class, available_algorithms
+
+    try:
+        names = available_algorithms()
+    except Exception as exc:  # an algorithm module being edited must not break the listing
+        return [{"name": "?", "error": _one_line(exc)}], {}
+    entries, classes = [], {}
+    for name in names:
+        try:
+            cls = algorithm_class(name)
+            entries.append({"name": name, "summary": cls.summary, "reference": cls.reference,
+                            "params": [_param_entry(p) for p in cls.params]})
+            classes[name] = cls
+        except Exception as exc:
+            entries.append({"name": name, "error": _one_line(exc)})
+    return entries, classes
+
+
+def _formulation_entry(spec: str, algorithms: dict[str, type]) -> dict:
+    from .registry import load_formulation
+
+    try:
+        cls = load_formulation(spec)
+        caps = cls.capabilities
+        runs_with = []
+        for name, algo in algorithms.items():
+            try:  # unsupported() reads the declared capabilities, so the class will do
+                if not algo.unsupported(cls):
+                    runs_with.append(name)
+            except Exception:  # it needed an instance: say nothing rather than guess
+                continue
+        return {"name": cls.name, "spec": spec, "summary": cls.summary,
+                "equations": cls.equations, "default_algorithm": cls.default_algorithm,
+                "algorithms": runs_with, "cones": list(caps.cones),
+                "strictly_convex": bool(caps.strictly_convex),
+                "closed_forms": list(caps.closed_forms),
+                "params": [_param_entry(p) for p in cls.params]}
+    except Exception as exc:  # one broken file must not hide the others
+        return {"name": spec, "spec": spec, "error": _one_line(exc)}
+
+
+def catalogue(formulations: list[str] | None = None) -> dict:
+    """What ``dualboost list --json`` prints: the formulations and algorithms, as plain data.
+
+    A formulation or algorithm that fails to load is an entry with an ``error`` line instead of
+    its fields.
+    """
+    algorithms, classes = _algorithm_entries()
+    try:
+        specs = formulations or available_formulations()
+    except Exception as exc:
+        return {"formulations": [{"name": "?", "error": _one_line(exc)}],
+                "algorithms": algorithms}
+    return {"formulations": [_formulation_entry(spec, classes) for spec in specs],
+            "algorithms": algorithms}
+
+
+def _params_table(params: list[dict]) -> Any:
+    from rich import box
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1))
+    table.add_column("parameter", no_wrap=True, style="bold")
+    table.add_column("default", overflow="fold", max_width=24)
+    table.add_column("range", no_wrap=True)
+    table.add_column("meaning", overflow="fold", ratio=1)
+    for p in params:
+        table.add_row(Text(p["name"]), Text(p["default"]), Text(p["range"] or "-"),
+                      Text(p["doc"]))
+    return Padding(table, (0, 0, 0, 4), expand=False)
+
+
+def _print_catalogue(doc: dict) -> None:
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
+
+    width = shutil.get_terminal_size((100, 24)).columns
+    console = Console(file=sys.stdout, highlight=False, width=max(80, min(100, width)))
+
+    def line(text: str | Text, indent: int = 2) -> None:
+        text = text if isinstance(text, Text) else Text(text)
+        console.print(Padding(text, (0, 0, 0, indent), expand=False))
+
+    def head(name: str, summary: str) -> None:
+        text = Text(name, style="bold")
+        text.append(f"  {summary}")
+        line(text, indent=2)
+
+    available = {a["name"] for a in doc["algorithms"] if "error" not in a}
+
+    console.print(Text("Formulations (dualboost fit --formulation NAME|PATH)", style="bold"))
+    for f in doc["formulations"]:
+        console.print()
+        if "error" in f:
+            line(f"{f['name']}: failed to load: {f['error']}", indent=2)
+            continue
+        head(f["name"], f["summary"])
+        if f["equations"]:
+            line(f"equations: {f['equations']}", indent=4)
+        others = [a for a in f["algorithms"] if a != f["default_algorithm"]]
+        algorithms = f["default_algorithm"]
+        if algorithms not in available:
+            algorithms += " (not registered here)"
+        if others:
+            algorithms += f" (also runs with: {', '.join(others)})"
+        line(f"default algorithm: {algorithms}", indent=4)
+        line(f"cones: {', '.join(f['cones'])}; "
+             f"{'strictly convex' if f['strictly_convex'] else 'not strictly convex'}"
+             + (f"; closed forms: {', '.join(f['closed_forms'])}" if f["closed_forms"] else ""),
+             indent=4)
+        if f["params"]:
+            console.print(_params_table(f["params"]))
+        else:
+            line("parameters: none", indent=4)
+    console.print()
+    console.print(Text("Algorithms (dualboost fit --algorithm NAME)", style="bold"))
+    for a in doc["algorithms"]:
+        console.print()
+        if "error" in a:
+            line(f"{a['name']}: failed to load: {a['error']}", indent=2)
+            continue
+        head(a["name"], a["summary"])
+        if a["reference"]:
+            line(f"reference: {a['reference']}", indent=4)
+        if a["params"]:
+            console.print(_params_table(a["params"]))
+        else:
+            line("parameters: none", indent=4)
+
+
+def _list(args: argparse.Namespace) -> int:
+    doc = catalogue(args.formulations or None)
+    if args.json:
+        print(json.dumps(to_jsonable(doc), indent=2, allow_nan=False))
+    else:
+        _print_catalogue(doc)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# fit
 # ---------------------------------------------------------------------------------------------
 
 
@@ -461,13 +685,73 @@ def _error_in_file(exc: BaseException, path: Path) -> str | None:
     return where
 
 
+def _vector_param(name: str, value: Any) -> Any:
+    """A vector parameter given on the command line: a .npy file or comma-separated numbers."""
+    if not isinstance(value, str):
+        return value  # one number: the schema's validation says what is wrong with it
+    if value.endswith(".npy"):
+        path = Path(value)
+        if not path.is_file():
+            raise _CLIError(f"--param {name}: no such .npy file: {value!r}")
+        try:
+            return np.asarray(np.load(path, allow_pickle=False), dtype=float)
+        except (ValueError, TypeError, OSError, EOFError) as exc:
+            raise _CLIError(f"--param {name}: cannot read {value!r} as a numeric .npy array: "
+                            f"{_one_line(exc)}") from None
+    try:
+        return np.array([float(item) for item in value.split(",")])
+    except ValueError:
+        raise _CLIError(f"--param {name} is a vector: give comma-separated numbers or a .npy "
+                        f"file, got {value!r}") from None
+
+
+def _fit_params(args: argparse.Namespace, formulation_cls: type,
+                algorithm_cls: type) -> dict[str, Any]:
+    """The ``--param`` values, checked against the declarations together with the shortcuts.
+
+    Fails before the data are loaded: a name that neither the formulation nor the algorithm
+    declares (``--eta`` with lpboost), or one given twice, is exit 2 with the declared names.
+    """
+    from .api import route_params
+
+    given: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for text in args.param:
+        name, value = parse_param_text(text)
+        if name in given:
+            raise _CLIError(f"--param {name} is given twice")
+        given[name], labels[name] = value, f"--param {name}"
+    shortcuts = {"nu": ("--nu" if args.nu is not None else "--nu-frac",
+                        args.nu if args.nu is not None else args.nu_frac),
+                 "eps": ("--eps", args.eps), "eta": ("--eta", args.eta),
+                 "stopping": ("--stopping", args.stopping)}
+    names = dict(given)
+    for name, (option, value) in shortcuts.items():
+        if value is None:
+            continue
+        if name in given:
+            raise _CLIError(f"{option} and --param {name} both set {name}; give one of them")
+        names[name], labels[name] = value, option
+    route_params(formulation_cls, algorithm_cls, names, labels=labels)
+    schema = {p.name: p for p in (*formulation_cls.params, *algorithm_cls.params)}
+    for name, value in given.items():
+        if schema[name].kind == "vector":
+            given[name] = _vector_param(name, value)
+    return given
+
+
 def _fit(args: argparse.Namespace) -> int:
+    from .algorithms import algorithm_class
     from .api import run
     from .data import load_dataset
+    from .registry import load_formulation
 
     for target, option in ((args.json, "--json"), (args.plot, "--plot")):
         if target is not None:
             _check_output_target(target, option)
+    formulation_cls = load_formulation(args.formulation)
+    algorithm_cls = algorithm_class(args.algorithm or formulation_cls.default_algorithm)
+    params = _fit_params(args, formulation_cls, algorithm_cls)
     dataset = load_dataset(args.data, label=args.label)
 
     hypotheses = None
@@ -483,21 +767,27 @@ def _fit(args: argparse.Namespace) -> int:
         oracle = "finite"
 
     user_file = _formulation_file(args.formulation)
-    progress = _Progress(stopping=args.stopping, max_iter=args.max_iter, enabled=not args.quiet)
+    rule = args.stopping or params.get("stopping") or "practical"
+    progress = _Progress(stopping=str(rule), max_iter=args.max_iter, enabled=not args.quiet)
     try:
         with progress:
             result = run(
                 dataset.X, dataset.y,
-                formulation=args.formulation,
+                formulation=formulation_cls,
+                algorithm=algorithm_cls.name,
+                params=params,
                 nu=args.nu, nu_frac=args.nu_frac,
                 eps=args.eps, eta=args.eta,
+                stopping=args.stopping,
                 oracle=args.oracle or "stumps",  # ignored by run() when hypotheses is given
                 hypotheses=hypotheses,
-                stopping=args.stopping,
                 max_iter=args.max_iter,
                 solver=args.solver,
                 progress=progress,
             )
+    except DualityViolation as exc:
+        where = f" (formulation file {args.formulation})" if user_file is not None else ""
+        raise _CLIError(f"certificate failed{where}: {exc}", EXIT_FAILURE) from exc
     except (DualBoostInputError, SolverFailure, KeyboardInterrupt):
         raise
     except Exception as exc:
@@ -508,6 +798,12 @@ def _fit(args: argparse.Namespace) -> int:
             raise
         raise _CLIError(f"formulation {args.formulation!r} failed ({where}): "
                         f"{type(exc).__name__}: {exc}") from exc
+    # The engine raises DualityViolation at the failing solve; this guards the reported pair.
+    scale = 1.0 + abs(result.primal_objective) + abs(result.dual_objective)
+    if result.dual_objective > result.primal_objective + 1e-9 * scale:
+        raise _CLIError(f"certificate failed: formulation {result.formulation!r} reports Theta "
+                        f"= {result.dual_objective:.10g} > P = {result.primal_objective:.10g} "
+                        "(weak duality; docs/theory.md, check D1)", EXIT_FAILURE)
 
     extra = {
         "formulation_spec": args.formulation,
@@ -554,7 +850,7 @@ def _run_guarded(command: Any, *args: Any) -> int:
     except DualBoostInputError as exc:
         _print_error(exc)
         return EXIT_USAGE
-    except SolverFailure as exc:
+    except (SolverFailure, DualityViolation) as exc:
         _print_error(exc)
         return EXIT_FAILURE
     except KeyboardInterrupt:
@@ -575,4 +871,6 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     if args.command == "fit":
         return _run_guarded(_fit, args)
+    if args.command == "list":
+        return _run_guarded(_list, args)
     return EXIT_USAGE  # unreachable: argparse accepts only the commands above

@@ -3,7 +3,7 @@
 :class:`DualBoostClassifier` is a thin adapter: it validates the input the scikit-learn way,
 encodes the two classes as -1 / +1, turns the fraction ``nu_frac`` into the count nu and hands
 everything else to :func:`dualboost.api.run`, the entry point the CLI uses too, so the two cannot
-drift apart.
+drift apart: the same declared parameters are accepted, the same undeclared ones refused.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
+from .registry import load_formulation
 from .result import BoostResult
 
 __all__ = ["DualBoostClassifier"]
@@ -28,6 +30,12 @@ __all__ = ["DualBoostClassifier"]
 #: Oracles whose hypotheses can predict on new data. "finite" is excluded: its hypotheses are
 #: columns of a matrix given on the training examples and have no meaning for a new x.
 ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw")
+
+#: defaults of the two shortcuts that always hold a value (see the class docstring)
+DEFAULT_NU_FRAC, DEFAULT_EPS = 0.1, 0.01
+
+#: declared parameters that have their own estimator argument (so ``params`` may not set them)
+OWN_ARGUMENTS = {"nu": "nu_frac", "eps": "eps", "eta": "eta", "stopping": "stopping"}
 
 
 class DualBoostClassifier(ClassifierMixin, BaseEstimator):
@@ -38,7 +46,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     duality (see :mod:`dualboost.engine`). With ``formulation="lpboost"`` the master problem is
     the soft-margin LP, thesis (2.2) (weights w) and (2.3) (distribution d), Algorithm 2.1; with
     ``formulation="erlpboost"`` it is the entropy-regularized LP, thesis (3.6) (primal over d) and
-    its dual (3.10) (over w), Algorithm 3.2. The classifier is
+    its dual (3.10) (over w), Algorithm 3.2; ``dualboost list`` shows every registered
+    formulation and algorithm with its parameters. The classifier is
     ``f(x) = sum_q w_q h_q(x)`` and ``predict`` returns ``classes_[1]`` where ``f(x) > 0``.
 
     Only binary problems are supported.
@@ -47,28 +56,45 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     ----------
     formulation : str or path-like, default="erlpboost"
         A registered formulation name (see :func:`dualboost.available_formulations`, e.g.
-        ``"lpboost"``, ``"erlpboost"``) or the path of a ``.py`` file defining one
-        :class:`~dualboost.Formulation` subclass.
+        ``"lpboost"``, ``"erlpboost"``, ``"erlpboost_tsallis"``) or the path of a ``.py`` file
+        defining one :class:`~dualboost.Formulation` subclass.
     nu_frac : float, default=0.1
-        The soft-margin parameter as a fraction of the number N of training examples,
+        The capping parameter as a fraction of the number N of training examples,
         in ``(0, 1]``: ``nu = nu_frac * N`` (thesis convention: nu is a count in [1, N];
         nu = 1 is the hard margin; the soft margin (2.2) is the average of the nu smallest
         margins). Unlike :func:`dualboost.api.resolve_nu`, which refuses ``nu_frac * N < 1``,
         the estimator **raises nu to 1** (the hard margin) in that case, so that small data sets
         -- such as the few-sample data scikit-learn's estimator checks fit -- still work. The
-        count actually used is stored in ``nu_``.
+        count actually used is stored in ``nu_``. For a formulation that does not declare nu the
+        default 0.1 is not passed (``nu_`` is None) and any other value is a ValueError.
     eps : float, default=0.01
-        Target accuracy of the stopping rule (> 0).
+        Target accuracy of the stopping rule (> 0). Like ``nu_frac``: the default is not passed
+        to a formulation that does not declare eps, another value is a ValueError.
     eta : float or None, default=None
-        Regularization parameter of regularized formulations (ERLPBoost: the relative entropy
-        in (3.6) is weighted by 1/eta). None uses the formulation's theoretical default
-        (ERLPBoost, thesis §3.2.5: ``max((2/eps) ln(N/nu), 1/2)``); ignored by LPBoost.
+        Regularization weight of regularized formulations (the primal adds (1/eta) R(d), thesis
+        (3.6)). None uses the formulation's theoretical default (``max(2 B / eps, sigma / 2)``,
+        for ERLPBoost thesis §3.2.5: ``max((2/eps) ln(N/nu), 1/2)``). Passed only when set: with
+        a formulation that does not declare eta (LPBoost) a value is a ValueError at ``fit``.
     oracle : {"stumps", "raw"}, default="stumps"
         The weak learner: exact best decision stumps, or signed features rescaled to [-1, 1]
         with the training range.
-    stopping : {"practical", "simple"}, default="practical"
-        Stopping rule of regularized formulations (thesis §3.2.2 / §3.2.1); LPBoost always uses
-        the rule of Algorithm 2.1.
+    stopping : {"practical", "simple"} or None, default=None
+        Stopping rule of the ``erlpboost`` algorithm (thesis §3.2.2 / §3.2.1; None: its default,
+        ``"practical"``). Passed only when set: the ``lpboost`` algorithm has the one rule of
+        Algorithm 2.1 and no such parameter, so a value with it is a ValueError at ``fit``.
+    algorithm : str or None, default=None
+        The algorithm that runs the formulation (``"lpboost"``, ``"erlpboost"``, ...; see
+        :func:`dualboost.algorithms.available_algorithms`); None runs the formulation's own
+        ``default_algorithm``. A pairing the algorithm cannot run is a ValueError at ``fit``
+        with the algorithm's one-line reason.
+    params : dict or None, default=None
+        Any other parameter the formulation or the algorithm declares, by name, e.g.
+        ``params={"q": 0.3}`` for ``formulation="erlpboost_tsallis"`` or ``{"d0": prior}``.
+        A name that neither declares is a ValueError at ``fit`` listing the declared ones.
+        scikit-learn estimators cannot take ``**kwargs`` (``get_params``, ``set_params`` and
+        ``clone`` need every constructor argument to be a named attribute), so the parameters a
+        formulation adds travel in this one dict. nu, eps, eta and stopping are set through
+        their own arguments above, not here. The dict is never modified.
     max_iter : int, default=1000
         Maximum number of master solves. Reaching it emits a
         :class:`~sklearn.exceptions.ConvergenceWarning`.
@@ -96,11 +122,16 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         final, discarded candidate is not counted).
     soft_margin_ : float
         The soft margin (2.2) of the combined hypothesis on the training set for ``nu_``.
-    nu_ : float
-        The count nu actually used: ``max(1, nu_frac * N)``.
+    nu_ : float or None
+        The count nu actually used: ``max(1, nu_frac * N)``; None when the formulation has no nu.
     eta_ : float or None
         The eta actually used (the theory's default when ``eta=None``); None for
         formulations without a regularizer.
+    algorithm_ : str
+        The algorithm that ran.
+    parameters_ : dict
+        Every resolved parameter of the run: the formulation's (``result_.parameters``, without
+        its "formulation" and "N" entries) and the algorithm's (``result_.algorithm_parameters``).
 
     Notes
     -----
@@ -115,9 +146,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         eps: float = 0.01,
         eta: float | None = None,
         oracle: str = "stumps",
-        stopping: str = "practical",
+        stopping: str | None = None,
         max_iter: int = 1000,
         solver: str | None = None,
+        algorithm: str | None = None,
+        params: dict | None = None,
     ) -> None:
         self.formulation = formulation
         self.nu_frac = nu_frac
@@ -127,6 +160,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         self.stopping = stopping
         self.max_iter = max_iter
         self.solver = solver
+        self.algorithm = algorithm
+        self.params = params
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -139,8 +174,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     def _validate_own_params(self) -> None:
         """Check the parameters whose checks in :func:`dualboost.api.run` do not fit the
         estimator: nu_frac (clamped here, see the class docstring), oracle ("finite" cannot
-        predict) and max_iter. eps, eta, stopping, solver and formulation are left to ``run``,
-        whose errors are ValueErrors already."""
+        predict), max_iter and the shape of params. eps, eta, stopping, solver, algorithm,
+        formulation and the params' names and values are left to ``run``, whose errors are
+        ValueErrors already."""
         frac = self.nu_frac
         if (isinstance(frac, bool) or not isinstance(frac, Real) or not math.isfinite(frac)
                 or not 0 < frac <= 1):
@@ -152,6 +188,35 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral) \
                 or self.max_iter < 1:
             raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        if self.params is not None and not isinstance(self.params, dict):
+            raise ValueError(f"params must be a dict of declared parameters or None, got "
+                             f"{type(self.params).__name__}")
+        for name in self.params or {}:
+            if name in OWN_ARGUMENTS:
+                raise ValueError(f"params may not set {name!r}: use the estimator's own "
+                                 f"{OWN_ARGUMENTS[name]!r} argument")
+
+    def _shortcuts(self) -> tuple[type, bool, bool]:
+        """The formulation class, and whether nu and eps are passed (when declared).
+
+        Their defaults always hold a value, so a formulation without nu (or eps) runs with the
+        defaults untouched; a value other than the default is refused, never ignored.
+        """
+        cls = load_formulation(self.formulation)
+        algo = algorithm_class(self.algorithm or cls.default_algorithm)
+        declared = {p.name for p in (*cls.params, *algo.params)}
+        use = []
+        for name, argument, value, default in (("nu", "nu_frac", self.nu_frac, DEFAULT_NU_FRAC),
+                                               ("eps", "eps", self.eps, DEFAULT_EPS)):
+            if name in declared:
+                use.append(True)
+            elif value != default:
+                raise ValueError(f"{argument}={value!r} is given but formulation {cls.name!r} "
+                                 f"and algorithm {algo.name!r} do not declare {name!r} "
+                                 f"(declared: {', '.join(sorted(declared)) or 'none'})")
+            else:
+                use.append(False)
+        return cls, use[0], use[1]
 
     # -- fit / predict ------------------------------------------------------------------------
 
@@ -189,21 +254,31 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         y_pm, self.classes_ = encode_labels(y)
 
         N = X.shape[0]
+        formulation, use_nu, use_eps = self._shortcuts()
         # Clamp nu to the hard margin for small N (see the class docstring); resolve_nu still
         # checks that the result is a valid count.
-        self.nu_ = resolve_nu(N, nu=max(1.0, float(self.nu_frac) * N))
+        nu = resolve_nu(N, nu=max(1.0, float(self.nu_frac) * N)) if use_nu else None
+        # eta and stopping are passed only when set: run() refuses a parameter that the
+        # formulation and the algorithm do not declare (a DualBoostInputError, a ValueError).
         result = run(
             X, y_pm,
-            formulation=self.formulation, nu=self.nu_, eps=self.eps, eta=self.eta,
-            oracle=self.oracle, stopping=self.stopping, max_iter=self.max_iter,
-            solver=self.solver,
+            formulation=formulation, algorithm=self.algorithm,
+            params=dict(self.params or {}),
+            nu=nu, eps=self.eps if use_eps else None, eta=self.eta, stopping=self.stopping,
+            oracle=self.oracle, max_iter=self.max_iter, solver=self.solver,
         )
         self.result_: BoostResult = result
+        self.nu_ = result.parameters.get("nu")
         self.weights_ = np.asarray(result.weights, dtype=float)
         self.hypotheses_ = list(result.hypotheses)
         self.n_iter_ = result.iterations
         self.soft_margin_ = float(result.soft_margin)
         self.eta_ = result.parameters.get("eta")
+        self.algorithm_ = result.algorithm
+        self.parameters_ = {
+            **{k: v for k, v in result.parameters.items() if k not in ("formulation", "N")},
+            **dict(result.algorithm_parameters),
+        }
         if result.status == "max_iter":
             warnings.warn(f"DualBoostClassifier did not converge: {result.message}; "
                           "increase max_iter or eps", ConvergenceWarning, stacklevel=2)
