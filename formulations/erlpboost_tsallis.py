@@ -5,11 +5,12 @@ q in (0, 1) (seed 002, Def. 3.2 and (29), states the Tsallis entropy S_q and pai
 l_p hinge, (28); q -> 1 gives back the relative entropy of thesis (3.6))::
 
     R(d) = (1/(1-q)) sum_n [q d0_n^{q-1} d_n - d_n^q + (1-q) d0_n^q]
-    R*(y) = sum_n [K b_n^{-q/(1-q)} - d0_n^q],  b_n = q d0_n^{q-1}/(1-q) - y_n  (+inf unless b > 0)
-    K = ((1-q)/q) (q/(1-q))^{1/(1-q)}
+    R*(y) = sum_n [g_n^{-q/(1-q)} - d0_n^q],  g_n = d0_n^{q-1} - (1-q) y_n / q  (+inf unless g > 0)
 
-with d = grad R*(-eta s) = (q / ((1-q) b))^{1/(1-q)}, s = U w + psi + beta (the analogue of
-thesis (3.13)); d_n > 0 always (grad R -> -inf at 0).
+(equivalently K b^{-q/(1-q)} with b = q g / (1-q) and K = ((1-q)/q) (q/(1-q))^{1/(1-q)}; the
+g form keeps the solver's coefficients near 1 when q is close to 1). The primal point of a dual
+point is the q-exponential d = grad R*(-eta s) = g^{-1/(1-q)}, s = U w + psi + beta (the analogue
+of thesis (3.13)); d_n > 0 always (grad R -> -inf at 0).
 
 sigma = q nu^{1-q}: the Hessian is diag(q d^{q-2}) and 1 / sum_n (d_n^{2-q} / q) >= q nu^{1-q} on
 the capped simplex (sum d^{2-q} <= (max d)^{1-q} <= nu^{q-1}). B = (q max d0^{q-1} + (1-q) sum d0^q
@@ -36,17 +37,19 @@ class TsallisERLPBoost(RegularizedLPBoost):
     cones = ("pow",)
     fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient", "optimal_beta")
 
-    def _b0(self):  # b at y = 0, i.e. -grad phi(d0)
-        return self.q * self.d0 ** (self.q - 1) / (1 - self.q)
+    def _g(self, y):
+        return self.d0 ** (self.q - 1) - (1 - self.q) / self.q * y
 
+    # approx=False below: exact power cones (cvxpy's default SOC form rounds q to a rational)
     def regularizer(self, d):
         q = self.q
-        return (self._b0() @ d - cp.sum(cp.power(d, q)) / (1 - q) + float(np.sum(self.d0 ** q)))
+        return ((q * self.d0 ** (q - 1)) @ d - cp.sum(cp.power(d, q, approx=False))) / (1 - q) \
+            + float(np.sum(self.d0 ** q))
 
     def conjugate(self, y):
         q = self.q
-        K = (1 - q) / q * (q / (1 - q)) ** (1 / (1 - q))
-        return K * cp.sum(cp.power(self._b0() - y, -q / (1 - q))) - float(np.sum(self.d0 ** q))
+        return cp.sum(cp.power(self._g(y), -q / (1 - q), approx=False)) \
+            - float(np.sum(self.d0 ** q))
 
     def modulus(self):
         return self.q * self.nu ** (1 - self.q)
@@ -59,33 +62,33 @@ class TsallisERLPBoost(RegularizedLPBoost):
     # -- fast paths --------------------------------------------------------------------------
     def regularizer_value(self, d):
         d, q = np.clip(d, 0.0, None), self.q
-        return float(self._b0() @ d - np.sum(d ** q) / (1 - q) + np.sum(self.d0 ** q))
+        return float(((q * self.d0 ** (q - 1)) @ d - np.sum(d ** q)) / (1 - q)
+                     + np.sum(self.d0 ** q))
 
     def conjugate_value(self, y):
-        b = self._b0() - y
-        if np.min(b) <= 0:
+        g = self._g(y)
+        if np.min(g) <= 0:
             return np.inf
-        return float(np.sum((1 - self.q) / self.q * b * self.conjugate_gradient(y))
-                     - np.sum(self.d0 ** self.q))
+        return float(np.sum(g * self.conjugate_gradient(y)) - np.sum(self.d0 ** self.q))
 
     def conjugate_gradient(self, y):
-        b = self._b0() - y
+        g = self._g(y)
         with np.errstate(divide="ignore"):
-            d = (self.q / ((1 - self.q) * np.maximum(b, 0.0))) ** (1 / (1 - self.q))
-        return np.where(b > 0, d, np.inf)
+            d = np.maximum(g, 0.0) ** (-1 / (1 - self.q))
+        return np.where(g > 0, d, np.inf)
 
     def optimal_beta(self, U, point):
-        """The beta with sum(d) = 1: with b = c + t, c = b0 + eta s - min(b0 + eta s) >= 0 and
-        t = eta beta + min(b0 + eta s) > 0, the mass sum (k / b)^{1/(1-q)}, k = q/(1-q), falls
-        from >= 1 at t = k to <= 1 at t = k N^{1-q}: a bracketed root in ln(mass)."""
-        c = self._b0() + self.eta * self._slack_margins(self.check_columns(U), point)
-        k, p = self.q / (1 - self.q), 1 / (1 - self.q)
+        """The beta with sum(d) = 1: g = c + t with c = g(-eta s) - min g(-eta s) >= 0 and
+        t = (1-q) eta beta / q + min g(-eta s) > 0; the mass sum g^{-1/(1-q)} falls from >= 1 at
+        t = 1 to <= 1 at t = N^{1-q}, a bracketed root in ln(mass)."""
+        q = self.q
+        c = self._g(-self.eta * self._slack_margins(self.check_columns(U), point))
 
         def log_mass(t):
-            return float(np.log(np.sum((k / (c - c.min() + t)) ** p)))
+            return float(np.log(np.sum((c - c.min() + t) ** (-1 / (1 - q)))))
 
-        t = brentq(log_mass, k, k * self.N ** (1 - self.q), xtol=1e-15, rtol=1e-15, maxiter=500)
-        return float((t - c.min()) / self.eta)
+        t = brentq(log_mass, 1.0, self.N ** (1 - q), xtol=1e-15, rtol=1e-15, maxiter=500)
+        return float((t - c.min()) * q / ((1 - q) * self.eta))
 
 
 FORMULATION = TsallisERLPBoost
