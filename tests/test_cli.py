@@ -1,7 +1,9 @@
 """Tests of the ``dualboost`` command line (``dualboost.cli``).
 
-Runs are kept tiny (``worst_case:N`` instances, ``--max-iter 5`` on breast_cancer) so that the
-whole file stays well under a minute; most tests call ``main([...])`` in-process.
+Runs are kept tiny (``worst_case:N`` instances, small CSV files, ``--max-iter 5`` on
+breast_cancer) so that the whole file stays well under a minute; most tests call ``main([...])``
+in-process. Expected values come from independent computations (a scipy LP, the hypothesis
+matrix, the declared schemas), never from the output of the code under test.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ import pytest
 
 import dualboost
 from dualboost import cli
+from dualboost.algorithms import algorithm_class, available_algorithms
 from dualboost.cli import main
 from dualboost.data import load_dataset, lpboost_worst_case
-from dualboost.errors import SolverFailure
+from dualboost.errors import DualityViolation, SolverFailure
 from dualboost.margins import soft_margin
 from dualboost.oracles.stumps import Stump
+from dualboost.registry import available_formulations, load_formulation
 from dualboost.result import IterationRecord
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,7 +38,8 @@ REQUIRED_KEYS = {
     "formulation", "N", "nu", "eps", "eta", "iterations", "primal_objective",
     "dual_objective", "duality_gap", "soft_margin", "train_error", "weights", "hypotheses",
     "history", "solver", "seconds", "status", "message", "stopping", "data",
-    "master_seconds", "oracle_seconds", "dualboost_version",
+    "master_seconds", "oracle_seconds", "dualboost_version", "algorithm", "parameters",
+    "algorithm_parameters", "warnings",
 }
 RECORD_KEYS = {f.name for f in dataclasses.fields(IterationRecord)}
 
@@ -64,7 +69,7 @@ def check_common(doc: dict) -> None:
                                                abs=1e-15)
     assert doc["primal_objective"] >= doc["dual_objective"] - 1e-9
     assert 0.0 <= doc["train_error"] <= 1.0
-    assert 1 <= doc["nu"] <= doc["N"]
+    assert doc["nu"] is None or 1 <= doc["nu"] <= doc["N"]
     assert doc["dualboost_version"] == dualboost.__version__
     assert all(w >= -1e-9 for w in doc["weights"])
     assert sum(doc["weights"]) == pytest.approx(1.0, abs=1e-6)
@@ -75,6 +80,13 @@ def check_common(doc: dict) -> None:
     assert len(solved) == doc["iterations"]
     assert doc["solver"] == solved[-1]["solver"]
     assert [r["t"] for r in doc["history"]] == list(range(1, len(doc["history"]) + 1))
+    # every resolved parameter is reported, exactly the declared ones
+    cls = load_formulation(doc["formulation_spec"])
+    assert list(doc["parameters"]) == [p.name for p in cls.params]
+    assert list(doc["algorithm_parameters"]) == [p.name for p in
+                                                 algorithm_class(doc["algorithm"]).params]
+    for key in ("nu", "eps", "eta"):
+        assert doc[key] == doc["parameters"].get(key)
 
 
 def check_margins(doc: dict, U: np.ndarray) -> None:
@@ -101,7 +113,8 @@ def test_breast_cancer_run(breast_cancer_run) -> None:
     code, stdout, stderr, doc = breast_cancer_run
     assert code == 0
     check_common(doc)
-    assert doc["formulation"] == "erlpboost"
+    assert doc["formulation"] == "erlpboost" and doc["algorithm"] == "erlpboost"
+    assert doc["algorithm_parameters"] == {"stopping": "practical"}
     assert doc["data"] == "breast_cancer"
     assert doc["N"] == 569
     assert doc["nu"] == pytest.approx(0.2 * 569)
@@ -113,7 +126,8 @@ def test_breast_cancer_run(breast_cancer_run) -> None:
     assert doc["status"] == "max_iter" and doc["success"] is False
     assert doc["iterations"] == 5
     assert "NOT converged" in stdout and "max-iter" in stdout
-    for word in ("erlpboost", "569", "soft margin", "train error", "seconds"):
+    for word in ("erlpboost", "569", "soft margin", "train error", "seconds", "algorithm",
+                 "d0"):
         assert word in stdout
     # stderr is not a terminal here: plain progress lines (t = 1 only in five iterations).
     assert "Traceback" not in stderr
@@ -136,7 +150,9 @@ def test_worst_case_lpboost(tmp_path, capsys) -> None:
     assert captured.err == ""  # --quiet
     doc = load_json(out)
     check_common(doc)
-    assert doc["formulation"] == "lpboost"
+    assert doc["formulation"] == "lpboost" and doc["algorithm"] == "lpboost"
+    assert doc["parameters"] == {"nu": 1.0, "eps": 0.01}  # lpboost declares nu and eps only
+    assert doc["algorithm_parameters"] == {}
     assert doc["status"] == "converged" and doc["success"] is True
     assert doc["eta"] is None
     assert doc["stopping"] == "lp"
@@ -180,7 +196,8 @@ def test_help_lists_subcommands(capsys) -> None:
     assert "fit" in out and "verify" in out
     assert main(["fit", "--help"]) == 0
     out = capsys.readouterr().out
-    for option in ("--data", "--nu-frac", "--hypotheses", "--stopping", "--json", "--quiet"):
+    for option in ("--data", "--nu-frac", "--hypotheses", "--stopping", "--json", "--quiet",
+                   "--algorithm", "--param"):
         assert option in out
 
 
@@ -258,6 +275,7 @@ def test_formulation_by_path(tmp_path, capsys) -> None:
     check_common(doc)
     assert doc["formulation"] == "lpboost"
     assert doc["formulation_spec"] == str(path)
+    assert "lpboost (from " in captured.out  # the summary names the file it was loaded from
 
 
 def test_erlpboost_on_worst_case_converges(tmp_path, capsys) -> None:
@@ -296,11 +314,13 @@ def _bad_files(tmp: Path) -> dict[str, Path]:
     (tmp / "empty.csv").write_text("")
     (tmp / "header_only.csv").write_text("x,y\n")
     (tmp / "no_methods.py").write_text(
-        "from dualboost.formulation import Formulation\n"
+        "from dualboost.formulation import Capabilities, Formulation\n"
+        "from dualboost.params import EPS, NU\n"
         "class Half(Formulation):\n"
         "    name = 'half'\n"
-        "    kind = 'lp'\n"
-        "    regularized = False\n"
+        "    params = (NU, EPS)\n"
+        "    capabilities = Capabilities(strictly_convex=False, cones=('lp',))\n"
+        "    default_algorithm = 'lpboost'\n"
         "    def primal(self, U):\n"
         "        return None\n"
         "FORMULATION = Half\n")
@@ -354,7 +374,32 @@ BAD_INPUTS = {
     "no command": ([], "required"),
     "unknown command": (["frobnicate"], "invalid choice"),
     "max_iter zero": (WC + ["--max-iter", "0"], "positive integer"),
-    "unknown stopping": (WC + ["--stopping", "lazy"], "invalid choice"),
+    "unknown stopping": (WC + ["--stopping", "lazy"], "'lazy'"),
+    "unknown stopping via --param": (WC + ["--param", "stopping=lazy"], "'lazy'"),
+    "eta with lpboost": (WC_LP + ["--eta", "2"], "--eta is not a parameter of formulation "
+                         "'lpboost' or algorithm 'lpboost'"),
+    "stopping with lpboost": (WC_LP + ["--stopping", "simple"], "--stopping is not a parameter"),
+    "stopping param with lpboost": (WC_LP + ["--param", "stopping=simple"],
+                                    "--param stopping is not a parameter"),
+    "stopping with the lpboost algorithm": (WC + ["--algorithm", "lpboost", "--stopping",
+                                                  "simple"], "--stopping is not"),
+    "unknown param": (WC + ["--param", "q=0.3"], "--param q is not a parameter of formulation "
+                      "'erlpboost' or algorithm 'erlpboost'"),
+    "param without value": (WC + ["--param", "q"], "name=value"),
+    "param twice": (WC + ["--param", "eps=0.1", "--param", "eps=0.2"], "given twice"),
+    "param and shortcut": (WC + ["--eps", "0.1", "--param", "eps=0.2"], "both set eps"),
+    "nu-frac and param nu": (WC + ["--nu-frac", "0.5", "--param", "nu=2"], "both set nu"),
+    "param not a number": (WC + ["--param", "eps=abc"], "eps must be a number"),
+    "param out of range": (WC + ["--param", "eps=-1"], "eps must lie in (0, inf)"),
+    "param nu above N": (WC_LP + ["--param", "nu=11"], "nu must lie in [1, N = 10]"),
+    "vector param wrong length": (WC + ["--param", "d0=0.5,0.5"], "length N = 10"),
+    "vector param not numbers": (WC + ["--param", "d0=a,b"], "comma-separated"),
+    "vector param missing file": (WC + ["--param", "d0={tmp}/nope.npy"], "no such .npy"),
+    "vector param not a distribution": (WC + ["--param", "d0=" + ",".join(["0.2"] * 10)],
+                                        "distribution"),
+    "unknown algorithm": (WC + ["--algorithm", "nosuch"], "unknown algorithm 'nosuch'"),
+    "unsupported pairing": (WC_LP + ["--algorithm", "erlpboost"],
+                            "algorithm 'erlpboost' cannot run formulation 'lpboost'"),
     "unknown formulation": (WC + ["--formulation", "nosuch"], "unknown formulation"),
     "missing formulation file": (WC + ["--formulation", "{tmp}/nope.py"], "no such"),
     "formulation lacks methods": (WC + ["--formulation", "{no_methods.py}"], "does not implement"),
@@ -462,3 +507,279 @@ def test_plot_into_missing_directory_is_rejected_before_the_run(tmp_path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and err[0].startswith("dualboost: error: --plot")
+
+
+# ---------------------------------------------------------------------------------------------
+# declared parameters: --param, --algorithm, shortcuts
+# ---------------------------------------------------------------------------------------------
+
+
+def _soft_margin_lp(U: np.ndarray, nu: float) -> float:
+    """The soft-margin LP (2.2) over all columns of U, solved by scipy (independent of dualboost):
+    max rho - sum(psi)/nu  s.t.  U w + psi >= rho, sum(w) = 1, w >= 0, psi >= 0."""
+    from scipy.optimize import linprog
+
+    N, J = U.shape
+    c = np.r_[np.zeros(J), np.full(N, 1.0 / nu), -1.0]
+    A_ub = np.c_[-U, -np.eye(N), np.ones(N)]
+    A_eq = np.r_[np.ones(J), np.zeros(N), 0.0][None, :]
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(N), A_eq=A_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * (J + N) + [(None, None)], method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+def test_undeclared_shortcut_names_the_declared_parameters(capsys) -> None:
+    code = main(WC_LP + ["--eta", "2", "--quiet"])
+    line = _assert_one_line_error(code, capsys.readouterr().err)
+    declared = ", ".join(p.name for p in load_formulation("lpboost").params)
+    assert f"formulation 'lpboost' declares: {declared}" in line
+    assert "algorithm 'lpboost' declares: none" in line
+    code = main(WC + ["--param", "q=0.3", "--quiet"])
+    line = _assert_one_line_error(code, capsys.readouterr().err)
+    declared = ", ".join(p.name for p in load_formulation("erlpboost").params)
+    algo = ", ".join(p.name for p in algorithm_class("erlpboost").params)
+    assert f"formulation 'erlpboost' declares: {declared}; algorithm 'erlpboost' declares: " \
+           f"{algo}" in line
+
+
+def test_unsupported_pairing_quotes_the_algorithm_reason(capsys) -> None:
+    reason = algorithm_class("erlpboost").unsupported(load_formulation("lpboost")(10))
+    assert reason  # ERLPBoost's rule needs a strictly convex primal; LPBoost's is an LP
+    code = main(WC_LP + ["--algorithm", "erlpboost", "--quiet"])
+    line = _assert_one_line_error(code, capsys.readouterr().err)
+    assert line.endswith(" ".join(reason.split()))
+
+
+def test_param_nu_reaches_the_formulation(tmp_path, capsys) -> None:
+    """--param nu=5 and --nu 5 both solve the soft-margin LP with nu = 5 (checked by scipy)."""
+    data = tmp_path / "toy.csv"
+    _write_csv(data, n=20)
+    H = np.random.default_rng(3).choice([-1.0, -0.5, 0.5, 1.0], size=(20, 6))
+    np.save(tmp_path / "H.npy", H)
+    ds = load_dataset(str(data), label="target")
+    U = ds.y[:, None] * H
+    optimum = _soft_margin_lp(U, 5.0)
+    assert abs(optimum - _soft_margin_lp(U, 1.0)) > 1e-3  # nu matters on this instance
+    eps = 1e-6
+    docs = []
+    for option in (["--param", "nu=5"], ["--nu", "5"]):
+        out = tmp_path / f"{option[0][2:]}.json"
+        code = main(["fit", "--data", str(data), "--label", "target", "--hypotheses",
+                     str(tmp_path / "H.npy"), "--formulation", "lpboost", *option,
+                     "--param", f"eps={eps}", "--json", str(out), "--quiet"])
+        assert code == 0, capsys.readouterr().err
+        doc = load_json(out)
+        check_common(doc)
+        assert doc["parameters"] == {"nu": 5.0, "eps": eps}
+        # LPBoost's certified bound: optimum - eps <= Theta^T <= optimum (Alg. 2.1 step (c))
+        assert optimum - eps - 1e-9 <= doc["dual_objective"] <= optimum + 1e-7
+        docs.append(doc)
+    np.testing.assert_allclose(docs[0]["weights"], docs[1]["weights"], atol=1e-9)
+
+
+def test_param_stopping_equals_the_shortcut(tmp_path, capsys) -> None:
+    docs = {}
+    for name, option in (("param", ["--param", "stopping=simple"]),
+                         ("shortcut", ["--stopping", "simple"])):
+        out = tmp_path / f"{name}.json"
+        code = main(WC + ["--eps", "0.1", *option, "--json", str(out), "--quiet"])
+        assert code == 0, capsys.readouterr().err
+        docs[name] = load_json(out)
+        check_common(docs[name])
+        assert docs[name]["algorithm_parameters"] == {"stopping": "simple"}
+        assert docs[name]["stopping"] == "simple"
+        # the simple rule (thesis §3.2.1) held at the last, unsolved record: delta^t <= eps/2
+        assert docs[name]["history"][-1]["delta_simple"] <= 0.05
+    assert docs["param"]["weights"] == pytest.approx(docs["shortcut"]["weights"], abs=1e-9)
+
+
+def test_algorithm_lpboost_runs_a_regularized_formulation(tmp_path, capsys) -> None:
+    out = tmp_path / "a.json"
+    code = main(WC + ["--algorithm", "lpboost", "--eps", "0.1", "--json", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["formulation"] == "erlpboost" and doc["algorithm"] == "lpboost"
+    assert doc["algorithm_parameters"] == {} and doc["stopping"] == "lp"
+    assert doc["eta"] > 0  # the formulation's eta is still resolved and reported
+    assert all(r["solved"] for r in doc["history"])  # Alg. 2.1 keeps every solved column
+    # Alg. 2.1 step (c): min_q u^q.d^(q-1) - Theta^T <= eps, with the recorded edges
+    edges = [r["edge"] for r in doc["history"]]
+    assert min(edges) - doc["history"][-1]["dual"] <= 0.1
+    assert "lpboost" in captured.out
+
+
+def test_vector_param_d0(tmp_path, capsys) -> None:
+    """--param d0=FILE.npy (or a comma list): the first oracle call is made under d0."""
+    H = lpboost_worst_case(10)  # all labels +1, so U = H
+    d0 = np.arange(1.0, 11.0)
+    d0 /= d0.sum()
+    np.save(tmp_path / "d0.npy", d0)
+    for value in (str(tmp_path / "d0.npy"), ",".join(repr(float(v)) for v in d0)):
+        out = tmp_path / "d0.json"
+        code = main(WC + ["--param", f"d0={value}", "--eps", "0.1", "--json", str(out),
+                          "--quiet"])
+        assert code == 0, capsys.readouterr().err
+        doc = load_json(out)
+        check_common(doc)
+        np.testing.assert_allclose(doc["parameters"]["d0"], d0, rtol=0, atol=1e-15)
+        assert doc["history"][0]["edge"] == pytest.approx((H.T @ d0).max(), abs=1e-12)
+
+
+def test_formulation_without_nu(tmp_path, capsys) -> None:
+    """A formulation that does not declare nu: no nu reported; --nu / --nu-frac are refused."""
+    path = tmp_path / "hard_margin.py"
+    path.write_text(
+        "from dualboost.params import EPS\n"
+        "from formulations.lpboost import LPBoost\n"
+        "class HardMargin(LPBoost):\n"
+        "    name = 'hard_margin'\n"
+        "    summary = 'LPBoost with nu = 1 fixed'\n"
+        "    params = (EPS,)\n"
+        "    nu = 1.0\n"
+        "FORMULATION = HardMargin\n")
+    out = tmp_path / "h.json"
+    code = main(["fit", "--data", "worst_case:10", "--formulation", str(path), "--json",
+                 str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    doc = load_json(out)
+    check_common(doc)
+    assert doc["formulation"] == "hard_margin" and doc["nu"] is None
+    assert doc["parameters"] == {"eps": 0.01}
+    # the hard-margin LP (nu = 1) over the whole worst-case matrix, by scipy, bounds Theta^T
+    assert doc["dual_objective"] <= _soft_margin_lp(lpboost_worst_case(10), 1.0) + 1e-9
+    for option in (["--nu", "2"], ["--nu-frac", "0.5"]):
+        code = main(["fit", "--data", "worst_case:10", "--formulation", str(path), *option])
+        line = _assert_one_line_error(code, capsys.readouterr().err)
+        assert f"{option[0]} is not a parameter of formulation 'hard_margin'" in line
+
+
+# ---------------------------------------------------------------------------------------------
+# certificate failure: exit 1
+# ---------------------------------------------------------------------------------------------
+
+SLIP_TEMPLATE = """
+import cvxpy as cp
+
+from dualboost.formulation import Formulation, Model
+from formulations.lpboost import LPBoost
+
+
+class SignSlip(LPBoost):
+    # LPBoost whose dual (2.2) is evaluated on its own model (no closed forms)
+    name = "sign_slip"
+    dual_objective = Formulation.dual_objective
+    dual_feasible = Formulation.dual_feasible
+
+    def dual(self, U):
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], nonneg=True, name="w")
+        psi = cp.Variable(self.N, nonneg=True, name="psi")
+        beta = cp.Variable(name="beta")
+        objective = -beta {sign} cp.sum(psi) / self.nu
+        problem = cp.Problem(cp.Maximize(objective), [U @ w + psi + beta >= 0, cp.sum(w) == 1])
+        return Model(problem, {{"w": w, "psi": psi, "beta": beta}})
+
+
+FORMULATION = SignSlip
+"""
+
+
+def test_dual_with_a_sign_slip_exits_1(tmp_path, capsys) -> None:
+    """(2.2) with +sum(psi)/nu: Theta > P at the solver's feasible pair, weak duality fails."""
+    good, slip = tmp_path / "good.py", tmp_path / "slip.py"
+    good.write_text(SLIP_TEMPLATE.format(sign="-"))
+    slip.write_text(SLIP_TEMPLATE.format(sign="+"))
+    argv = ["fit", "--data", "worst_case:10", "--nu", "3", "--quiet"]
+    # the same file with the correct sign is a valid pair: the failure below is the slip's
+    assert main(argv + ["--formulation", str(good)]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    out = tmp_path / "slip.json"
+    code = main(argv + ["--formulation", str(slip), "--json", str(out)])
+    captured = capsys.readouterr()
+    line = _assert_one_line_error(code, captured.err, expected=1)
+    assert "'sign_slip'" in line and str(slip) in line and "weak duality" in line
+    assert captured.out == "" and not out.exists()
+
+
+def test_duality_violation_from_the_library_exits_1(monkeypatch, capsys) -> None:
+    import dualboost.api
+
+    def violating_run(*args, **kwargs):
+        raise DualityViolation("formulation 'x': weak duality fails, Theta = 1 > P = 0")
+
+    monkeypatch.setattr(dualboost.api, "run", violating_run)
+    line = _assert_one_line_error(main(WC_LP + ["--quiet"]), capsys.readouterr().err, 1)
+    assert "formulation 'x'" in line
+
+
+# ---------------------------------------------------------------------------------------------
+# dualboost list
+# ---------------------------------------------------------------------------------------------
+
+
+def _loadable_formulations() -> dict[str, type]:
+    out = {}
+    for name in available_formulations():
+        try:
+            out[name] = load_formulation(name)
+        except Exception:  # listed with its error; checked in the test below
+            continue
+    return out
+
+
+def test_list_json_matches_the_declarations(capsys) -> None:
+    assert main(["list", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    entries = {f["name"]: f for f in doc["formulations"]}
+    loadable = _loadable_formulations()
+    assert set(available_formulations()) <= set(entries)
+    assert {"lpboost", "erlpboost"} <= set(loadable)
+    for name, cls in loadable.items():
+        entry = entries[name]
+        assert "error" not in entry
+        assert entry["summary"] == cls.summary and entry["equations"] == cls.equations
+        assert entry["default_algorithm"] == cls.default_algorithm
+        assert entry["cones"] == list(cls.capabilities.cones)
+        assert [(p["name"], p["default"], p["range"], p["doc"]) for p in entry["params"]] == \
+            [(p.name, p.describe_default(), p.range_text(), p.doc) for p in cls.params]
+    for name in set(available_formulations()) - set(loadable):
+        assert entries[name]["error"]
+    algorithms = {a["name"]: a for a in doc["algorithms"]}
+    assert set(algorithms) == set(available_algorithms())
+    for name, entry in algorithms.items():
+        cls = algorithm_class(name)
+        assert entry["summary"] == cls.summary and entry["reference"] == cls.reference
+        assert [p["name"] for p in entry["params"]] == [p.name for p in cls.params]
+    # the pairing column agrees with the algorithms' own verdicts
+    assert "erlpboost" not in entries["lpboost"]["algorithms"]
+    assert {"lpboost", "erlpboost"} <= set(entries["erlpboost"]["algorithms"])
+
+
+def test_list_text_is_readable_in_100_columns(capsys) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line.rstrip()) <= 100 for line in out.splitlines())
+    for name, cls in _loadable_formulations().items():
+        assert name in out and cls.default_algorithm in out
+        for p in cls.params:
+            assert p.name in out
+    for name in available_algorithms():
+        assert name in out and algorithm_class(name).reference in out
+    assert "Formulations" in out and "Algorithms" in out
+
+
+def test_list_survives_a_broken_formulation(monkeypatch, bad_files, capsys) -> None:
+    monkeypatch.setattr(cli, "available_formulations", lambda: ["lpboost", "no_such"])
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "no_such: failed to load: unknown formulation 'no_such'" in " ".join(out.split())
+    assert "soft-margin LPBoost" in out  # the good one is still listed
+    # explicit files: a syntax error is one line, the next file is still listed
+    assert main(["list", bad_files["syntax.py"], "lpboost", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    broken, good = doc["formulations"]
+    assert "does not import" in broken["error"] and "\n" not in broken["error"]
+    assert good["name"] == "lpboost" and "error" not in good
