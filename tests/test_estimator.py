@@ -14,8 +14,11 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils.estimator_checks import check_estimator
 
 import dualboost
+from dualboost.algorithms import algorithm_class
 from dualboost.estimator import DualBoostClassifier
 from dualboost.margins import soft_margin
+from dualboost.oracles import StumpOracle
+from dualboost.registry import available_formulations, load_formulation
 
 FORMULATIONS_DIR = Path(__file__).resolve().parent.parent / "formulations"
 
@@ -137,13 +140,15 @@ def test_clone_get_set_params():
     est = DualBoostClassifier(formulation="lpboost", nu_frac=0.3, eps=0.05, max_iter=7)
     params = est.get_params()
     assert params == {"formulation": "lpboost", "nu_frac": 0.3, "eps": 0.05, "eta": None,
-                      "oracle": "stumps", "stopping": "practical", "max_iter": 7,
-                      "solver": None}
+                      "oracle": "stumps", "stopping": None, "max_iter": 7,
+                      "solver": None, "algorithm": None, "params": None}
     twin = clone(est)
     assert twin is not est and twin.get_params() == params
-    assert twin.set_params(oracle="raw", eta=2.0) is twin
-    assert twin.oracle == "raw" and twin.eta == 2.0
-    assert est.oracle == "stumps"  # the clone is independent
+    assert twin.set_params(oracle="raw", eta=2.0, params={"q": 0.3}) is twin
+    assert twin.oracle == "raw" and twin.eta == 2.0 and twin.params == {"q": 0.3}
+    assert est.oracle == "stumps" and est.params is None  # the clone is independent
+    # a params dict survives clone (scikit-learn deep-copies it) unchanged
+    assert clone(twin).params == {"q": 0.3}
 
 
 def test_clone_of_fitted_is_unfitted(small):
@@ -203,6 +208,19 @@ def test_nu_from_fraction(small):
     ({"formulation": "no_such_formulation"}, "unknown formulation"),
     ({"eps": -1.0}, "eps"),
     ({"stopping": "sometimes"}, "stopping"),
+    # a parameter the formulation and the algorithm do not declare is refused, not ignored
+    ({"formulation": "lpboost", "eta": 2.0}, "'eta' is not a parameter of formulation "
+                                             "'lpboost' or algorithm 'lpboost'"),
+    ({"formulation": "lpboost", "stopping": "simple"}, "'stopping' is not a parameter"),
+    ({"algorithm": "lpboost", "stopping": "simple"}, "'stopping' is not a parameter"),
+    ({"params": {"q": 0.3}}, "'q' is not a parameter of formulation 'erlpboost'"),
+    ({"params": {"eta": 2.0}}, "own 'eta' argument"),
+    ({"params": {"nu": 3}}, "own 'nu_frac' argument"),
+    ({"params": [("q", 0.3)]}, "params must be a dict"),
+    ({"params": {"d0": [0.5, 0.5]}}, "length N = 40"),
+    ({"algorithm": "no_such_algorithm"}, "unknown algorithm"),
+    ({"formulation": "lpboost", "algorithm": "erlpboost"},
+     "algorithm 'erlpboost' cannot run formulation 'lpboost'"),
 ])
 def test_invalid_parameters_raise_in_fit(small, params, match):
     X, y = small
@@ -236,11 +254,94 @@ def test_not_fitted():
 
 def test_max_iter_warns(small):
     X, y = small
+    # eps = 1e-3 cannot be reached in two master solves (eps = 1e-6 would also make the
+    # certified gap tolerance eps/100 unreachable for the exponential-cone solvers)
     with pytest.warns(ConvergenceWarning, match="max_iter"):
-        est = DualBoostClassifier(eps=1e-6, max_iter=2).fit(X, y)
+        est = DualBoostClassifier(eps=1e-3, max_iter=2).fit(X, y)
     assert est.n_iter_ == 2 and est.result_.status == "max_iter"
 
 
 def test_exported_from_package():
     assert dualboost.DualBoostClassifier is DualBoostClassifier
     assert "DualBoostClassifier" in dualboost.__all__
+
+
+# -- algorithm and declared parameters -----------------------------------------------------------
+
+
+def test_algorithm_lpboost_on_erlpboost(small):
+    X, y = small
+    est = DualBoostClassifier(algorithm="lpboost", eps=0.05).fit(X, y)
+    assert est.algorithm_ == est.result_.algorithm == "lpboost"
+    assert est.result_.formulation == "erlpboost" and est.result_.stopping == "lp"
+    assert est.result_.status == "converged"
+    # Alg. 2.1 step (c) held at the last solve: min_q u^q.d^(q-1) - Theta^T <= eps
+    history = est.result_.history
+    assert min(r.edge for r in history) - history[-1].dual <= 0.05
+    # every resolved parameter of both: the formulation's eta is still there, no stopping
+    names = [p.name for p in load_formulation("erlpboost").params]
+    assert list(est.parameters_) == names and est.eta_ > 0
+
+
+def test_stopping_reaches_the_algorithm(small):
+    X, y = small
+    est = DualBoostClassifier(stopping="simple", eps=0.1).fit(X, y)
+    assert est.parameters_["stopping"] == "simple" == est.result_.stopping
+    assert est.result_.algorithm_parameters == {"stopping": "simple"}
+    last = est.result_.history[-1]
+    assert not last.solved and last.delta_simple <= 0.05  # thesis §3.2.1: delta^t <= eps/2
+    default = DualBoostClassifier(eps=0.1).fit(X, y)
+    assert default.parameters_["stopping"] == "practical"  # None: the algorithm's default
+
+
+def test_params_d0_is_the_first_distribution(small):
+    """params={"d0": prior}: the oracle's first call is made under d0 (Alg. 3.2 starts at d0)."""
+    X, y = small
+    N = X.shape[0]
+    d0 = np.linspace(1.0, 2.0, N)
+    d0 /= d0.sum()
+    params = {"d0": d0}
+    est = DualBoostClassifier(params=params, eps=0.1).fit(X, y)
+    assert params == {"d0": d0} and params["d0"] is d0  # the estimator's dict is untouched
+    np.testing.assert_allclose(est.parameters_["d0"], d0, rtol=0, atol=1e-15)
+    # independent: the best stump edge under d0 over every distinct stump column
+    y_pm = np.where(y == est.classes_[1], 1.0, -1.0)
+    U_all, _ = StumpOracle().fit(X, y_pm).all_columns()
+    assert est.result_.history[0].edge == pytest.approx((U_all.T @ d0).max(), abs=1e-12)
+
+
+@pytest.mark.skipif("erlpboost_tsallis" not in available_formulations(),
+                    reason="the Tsallis formulation is not registered")
+def test_params_q_for_tsallis(small):
+    X, y = small
+    est = DualBoostClassifier(formulation="erlpboost_tsallis", params={"q": 0.3},
+                              eps=0.1).fit(X, y)
+    cls = load_formulation("erlpboost_tsallis")
+    algo = algorithm_class(cls.default_algorithm)
+    assert list(est.parameters_) == [p.name for p in (*cls.params, *algo.params)]
+    assert est.parameters_["q"] == 0.3
+    assert est.result_.duality_gap >= -1e-9
+    with pytest.raises(ValueError, match="q must lie in"):
+        DualBoostClassifier(formulation="erlpboost_tsallis", params={"q": 1.5}).fit(X, y)
+
+
+def test_formulation_without_nu_or_eps(tmp_path, small):
+    """nu_frac / eps keep their defaults for a formulation without nu: not passed; another
+    value is refused rather than ignored."""
+    X, y = small
+    path = tmp_path / "hard_margin.py"
+    path.write_text(
+        "from dualboost.params import EPS\n"
+        "from formulations.lpboost import LPBoost\n"
+        "class HardMargin(LPBoost):\n"
+        "    name = 'hard_margin'\n"
+        "    params = (EPS,)\n"
+        "    nu = 1.0\n"
+        "FORMULATION = HardMargin\n")
+    est = DualBoostClassifier(formulation=str(path), eps=0.05).fit(X, y)
+    assert est.nu_ is None and est.parameters_ == {"eps": 0.05}
+    # the hard margin: the result equals LPBoost with nu = 1 (nu_frac * N = 1 here)
+    twin = DualBoostClassifier(formulation="lpboost", nu_frac=1 / X.shape[0], eps=0.05).fit(X, y)
+    np.testing.assert_allclose(est.weights_, twin.weights_, atol=1e-9)
+    with pytest.raises(ValueError, match="do not declare 'nu'"):
+        DualBoostClassifier(formulation=str(path), nu_frac=0.3).fit(X, y)
