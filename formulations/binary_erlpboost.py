@@ -42,10 +42,17 @@ class BinaryERLPBoost(RegularizedLPBoost):
     fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient")
 
     def _check(self):
+        self._interior()
         super()._check()
-        if np.max(self.nu * self.d0) >= 1.0:
-            raise DualBoostInputError(f"{self.name} needs d0 < 1/nu strictly (its regularizer "
-                                      "divides by 1/nu - d0_n)")
+
+    def _interior(self) -> float:
+        """nu max d0, which must be < 1 (checked first: eta's default calls range_bound)."""
+        a = self.nu * float(np.max(self.d0))
+        if a >= 1.0:
+            raise DualBoostInputError(
+                f"{self.name} needs d0 < 1/nu strictly, so nu < N (its regularizer divides by "
+                f"1/nu - d0_n); got nu = {self.nu:g}, N = {self.N}, nu max d0 = {a:g}")
+        return a
 
     def regularizer(self, d):
         c = 1.0 / self.nu
@@ -60,7 +67,7 @@ class BinaryERLPBoost(RegularizedLPBoost):
         return 1.0
 
     def range_bound(self):
-        complement = (self.N / self.nu - 1.0) * -math.log1p(-self.nu * float(np.max(self.d0)))
+        complement = (self.N / self.nu - 1.0) * -math.log1p(-self._interior())
         return math.log(1.0 / (self.nu * float(np.min(self.d0)))) + max(1.0, complement)
 
     # -- KKT recovery (thesis §3.3.4: no psi; the gradient holds ln d and ln(1/nu - d)) --------
