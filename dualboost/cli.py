@@ -292,8 +292,8 @@ def to_jsonable(obj: Any) -> Any:
         return int(obj)
     if isinstance(obj, float):
         return float(obj) if math.isfinite(obj) else None
-    if isinstance(obj, np.ndarray):
-        return [to_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, np.ndarray):  # a 0-d array (a scalar dual variable) too
+        return to_jsonable(obj.tolist())
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
