@@ -18,6 +18,7 @@ Stopping (with the certified values; exact at exact optima):
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -25,7 +26,7 @@ import numpy as np
 from ..formulation import Certificate, Formulation
 from ..params import Param
 from ..result import IterationRecord
-from .base import Algorithm, Output
+from .base import Algorithm, Claim, Output
 
 STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or delta~^t "
                  "(practical, §3.2.2)", kind="str", default="practical",
@@ -42,6 +43,56 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None) -> 
 
     _, cert, _ = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
     return cert.dual_value
+
+
+def independent_lp_value_and_d(U: np.ndarray, nu: float) -> tuple[float, np.ndarray]:
+    """P_LP of the soft-margin LP (2.3) on the columns U and its d, by scipy's HiGHS directly (no
+    formulation code, no cvxpy): the independent re-solve of the verifier's claims (L5, G1).
+
+    Variables (d, gamma): min gamma s.t. U^T d - gamma <= 0, sum(d) = 1, 0 <= d <= 1/nu.
+    """
+    from scipy.optimize import linprog
+
+    U = np.asarray(U, dtype=float)
+    N, t = U.shape
+    if t == 0:
+        return -1.0, np.full(N, 1.0 / N)
+    c = np.zeros(N + 1)
+    c[-1] = 1.0
+    A_ub = np.hstack([U.T, -np.ones((t, 1))])
+    A_eq = np.zeros((1, N + 1))
+    A_eq[0, :N] = 1.0
+    bounds = [(0.0, 1.0 / nu)] * N + [(None, None)]
+    solution = linprog(c, A_ub=A_ub, b_ub=np.zeros(t), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
+                       method="highs")
+    if solution.status != 0:
+        raise RuntimeError(f"HiGHS could not solve the LP (2.3): {solution.message}")
+    return float(solution.fun), np.clip(solution.x[:N], 0.0, 1.0 / nu)
+
+
+def independent_lp_value(U: np.ndarray, nu: float) -> float:
+    """P_LP of (2.3) on U (see :func:`independent_lp_value_and_d`)."""
+    return independent_lp_value_and_d(U, nu)[0]
+
+
+def _run_slack(result, tol: float) -> float:
+    """tol plus twice the largest certified gap of the run's master solves (an inexact optimum
+    moves every certified value by at most its gap)."""
+    gaps = [max(r.duality_gap or 0.0, 0.0) for r in result.history if r.solved]
+    return tol + 2.0 * max(gaps, default=0.0)
+
+
+def _is_worst_case_run(result, formulation) -> bool:
+    """Whether the run's columns are those of the thesis's Thm 2.5 instance at nu = 1."""
+    from ..data import lpboost_worst_case
+
+    N = formulation.N
+    if N % 2 or N < 2 or float(getattr(formulation, "nu", 1.0)) != 1.0 or \
+            result.columns.shape[1] == 0:
+        return False
+    W = lpboost_worst_case(N)
+    return all(np.any(np.all(np.abs(W - col[:, None]) <= 1e-12, axis=0))
+               for col in result.columns.T)
 
 
 class _TotallyCorrective(Algorithm):
@@ -105,6 +156,47 @@ class LPBoostAlgorithm(_TotallyCorrective):
     def output(self):
         return self._output("lp", self.cert.dual_value)
 
+    @classmethod
+    def claims(cls, result, formulation, tol):
+        """L1 (master value non-decreasing), L5 (the stop certified by an independent LP solve),
+        L6 (the Thm 2.5 lower bound, on that instance only)."""
+        slack = _run_slack(result, tol)
+        solved = [r for r in result.history if r.solved]
+        out = []
+        drops = [solved[i].dual - solved[i + 1].primal for i in range(len(solved) - 1)]
+        worst = max(drops, default=0.0)
+        out.append(Claim("L1", "master value non-decreasing: max_t (Theta^(t-1) - P^t)",
+                         "docs/theory.md L1; thesis Algorithm 2.1", worst, worst <= slack,
+                         f"over {len(solved)} certified master solves", slack))
+        eps = float(formulation.eps)
+        if not result.success:
+            out.append(Claim("L5", "stop: gamma_hat - P_LP^T (independent LP solve)",
+                             "docs/theory.md L5; thesis Algorithm 2.1, (2.3)", None, None,
+                             f"the run did not stop by its rule ({result.status})"))
+        else:
+            nu = float(getattr(formulation, "nu", 1.0))
+            p_lp = independent_lp_value(result.columns, nu)
+            gamma_hat = min(r.edge for r in result.history)
+            value = gamma_hat - p_lp
+            out.append(Claim("L5", "stop: gamma_hat - P_LP^T (independent LP solve) <= eps",
+                             "docs/theory.md L5; thesis Algorithm 2.1, (2.3)", value,
+                             value <= eps + slack,
+                             f"gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.8g}, P_LP^T = "
+                             f"{p_lp:.8g} (HiGHS on the {result.columns.shape[1]} kept columns),"
+                             f" eps = {eps:g}", eps + slack))
+        if _is_worst_case_run(result, formulation) and \
+                set(formulation.capabilities.cones) <= {"lp"}:
+            half = formulation.N / 2
+            out.append(Claim("L6", "worst case: T (LPBoost needs >= N/2 iterations)",
+                             "docs/theory.md L6; thesis Thm 2.5, Fig. 2.8",
+                             float(result.iterations), result.iterations >= half,
+                             f"N/2 = {half:g}", None))
+        else:
+            out.append(Claim("L6", "worst case: T (LPBoost needs >= N/2 iterations)",
+                             "docs/theory.md L6; thesis Thm 2.5, Fig. 2.8", None, None,
+                             "not the Thm 2.5 instance with an LP master"))
+        return out
+
 
 class RegularizedAlgorithm(_TotallyCorrective):
     name = "erlpboost"
@@ -151,3 +243,76 @@ class RegularizedAlgorithm(_TotallyCorrective):
     def output(self):
         nu = getattr(self.formulation, "nu", 1.0)
         return self._output(self.stopping, restricted_lp_value(self.U, nu, self.solver))
+
+    @classmethod
+    def claims(cls, result, formulation, tol):
+        """T2 (Lemma 3.7 generalized), T4 (Thms 3.10 / 3.12 generalized), E11; the constants
+        from the declared (sigma, B) through dualboost.theory (never read from the class)."""
+        from ..margins import soft_margin
+        from ..theory import iteration_bound, progress_constant
+
+        slack = _run_slack(result, tol)
+        f = formulation
+        out = []
+        sigma = float(f.modulus()) if callable(getattr(f, "modulus", None)) else None
+        eta = float(f.eta) if getattr(f, "eta", None) is not None else None
+        eps = float(f.eps)
+        solved = [r for r in result.history if r.solved]
+        t2_label = "progress Lemma 3.7: min_t (P^t - P^(t-1) - c (P^t(d^(t-1)) - P^(t-1))^2)"
+        t2_ref = "docs/theory.md T2; thesis Lemma 3.7"
+        if sigma is None or eta is None or not sigma > 0:
+            out.append(Claim("T2", t2_label, t2_ref, None, None,
+                             "the formulation declares no modulus sigma or eta"))
+        elif eta < sigma / 2 - 1e-15:
+            out.append(Claim("T2", t2_label, t2_ref, None, None,
+                             f"eta = {eta:g} < sigma/2 = {sigma / 2:g}: the lemma needs eta >= "
+                             "sigma/2"))
+        else:
+            c = progress_constant(eta, sigma)
+            previous_upper = -1.0  # P^0(d^0) = -1
+            worst = math.inf
+            for r in solved:
+                # certified: P^t - P^(t-1) >= Theta^t - P^(t-1)(d~^(t-1)); the jump is evaluated
+                # at the recorded d~^(t-1) against the certified P^(t-1) bracket
+                increase = r.dual - previous_upper
+                jump = max(r.primal_before - previous_upper, 0.0)
+                worst = min(worst, increase - c * jump ** 2)
+                previous_upper = r.primal
+            out.append(Claim("T2", t2_label, t2_ref, worst, worst >= -slack,
+                             f"c = sigma/(8 eta) = {c:.4g} (sigma = {sigma:g}, eta = {eta:.6g})",
+                             slack))
+        t4_ref = "docs/theory.md T4; thesis Thm 3.10 (simple), 3.12 (practical)"
+        stopping = result.stopping if result.stopping in ("simple", "practical") else "simple"
+        if sigma is None or eta is None or not sigma > 0:
+            out.append(Claim("T4", "iteration bound: T", t4_ref, None, None,
+                             "the formulation declares no modulus sigma or eta"))
+        else:
+            bound = iteration_bound(eps, eta, sigma, stopping)
+            T = result.iterations
+            if not math.isfinite(bound):
+                out.append(Claim("T4", "iteration bound: T", t4_ref, float(T), None,
+                                 f"eta = {eta:g} < sigma/2: the theory gives no bound"))
+            else:
+                factor = 16 if stopping == "simple" else 32
+                ok = T < bound if result.success else None
+                out.append(Claim("T4", f"iteration bound: T < {factor} eta/(sigma eps) = "
+                                 f"{bound:.4g} ({stopping} rule)", t4_ref, float(T), ok,
+                                 f"status {result.status}" if ok is None else
+                                 f"sigma = {sigma:g}, eta = {eta:.6g}, eps = {eps:g}", None))
+        e11_label = "soft margin(w^T) - (min_q u^q.d^(q-1) - eps) (>= 0)"
+        if result.columns.shape[1] == 0 or not result.history:
+            out.append(Claim("E11", e11_label, "docs/theory.md E11; thesis Lemma 3.3", None,
+                             None, "the output keeps no hypothesis"))
+        else:
+            nu = float(getattr(f, "nu", 1.0))
+            w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
+            w = w / w.sum() if w.sum() > 0 else w
+            margin = soft_margin(result.columns @ w, nu)
+            min_edge = min(r.edge for r in result.history)
+            value = margin - (min_edge - eps)
+            ok = value >= -slack if result.success else None
+            out.append(Claim("E11", e11_label, "docs/theory.md E11; thesis Lemma 3.3", value, ok,
+                             f"soft margin {margin:.8g}, min edge {min_edge:.8g}, eps {eps:g}"
+                             if ok is not None else f"the run did not stop ({result.status})",
+                             slack))
+        return out

@@ -1,159 +1,410 @@
-"""``python -m dualboost.verify``: check strong duality and the theory on built-in instances.
+"""``python -m dualboost.verify``: check every formulation's math on built-in instances.
 
-For every registered formulation (or the one given by ``--formulation NAME|PATH``) and every
-built-in instance (:mod:`.instances`) it runs the duality checks and a boosting run with its
-theory checks (:mod:`.checks`), prints a table, writes JSON with ``--json FILE`` and exits 1 when
-any check fails (0 otherwise; "n/a" rows are listed with their reason and never count as passed).
+For every registered formulation (``dualboost.registry.available_formulations()``) or each one
+given by ``--formulation NAME|PATH`` (repeatable), and every instance of ``--instances``
+(:mod:`.instances`; ``quick`` is a fast preset), it
+
+* solves the formulation's primal and dual models **independently** on each duality case and
+  checks the catalogue rows of docs/theory.md: D1 weak duality, D2 strong duality, D3/D4 the numpy
+  objectives against the models' expressions, K1 KKT recovery, K2 complementary slackness, C1-C5
+  closed forms and best responses, F1 numpy fast paths of R, R*, grad R*, R1-R3 the declared
+  range bound, modulus and any eta/bound the class states (the regularized family's R-checks);
+* runs the formulation's default algorithm on each run case and checks A1 (converged), A2 (KKT
+  residual at every iteration), the algorithm's own claims (``Algorithm.claims``: T2, T4, E11
+  for the regularized family, L1, L5, L6 for LPBoost, S1-S7 for SoftBoost) and G1 (the output's
+  soft margin against the LP over the whole hypothesis class).
+
+What applies is decided by capabilities (``capabilities.strictly_convex``, ``closed_forms``), by
+``isinstance(f, RegularizedLPBoost)``, by the names in the models (``"psi"``, ``"beta"``) and by
+the algorithm's claims, never by a formulation's name. Every constant of the theory (eta, lemma
+constants, iteration bounds) is computed from the declared (sigma, B) by :mod:`dualboost.theory`.
+Tolerances: :func:`dualboost.verify.checks.scaled` (``tol * (1 + |magnitudes|)``), see
+:mod:`dualboost.verify.checks`.
+
+Exit status: 1 when any row FAILs, 0 otherwise, 2 on bad arguments (one line on stderr).
+A check that raises becomes its row's FAIL with the exception's type and text; the table and the
+JSON are always written.
+
+JSON (``--json FILE``), stable schema::
+
+    {
+      "dualboost_version": "0.1.0",
+      "tol": 1e-06, "seconds": 12.3, "instances_spec": "quick",
+      "cases": [                    # one per (instance, case, formulation)
+        {"instance": "quick", "case": "nu=3.5, d0 non-uniform, caps bind", "kind": "duality",
+         "formulation": "erlpboost", "N": 12, "t": 7, "nu": 3.5, "eps": 0.1, "eta": 24.5,
+         "d0_uniform": false, "seed": 0, "caps_bind": true, "algorithm": null,
+         "status": "ok" | "n/a" | "error", "reason": ""}
+      ],
+      "checks": [                   # every row
+        {"id": "D2", "label": "strong duality: |P - Theta|, ...",
+         "reference": "docs/theory.md D2; thesis (3.6), (3.10)", "value": 1.2e-09,
+         "tolerance": 2.1e-06, "status": "pass" | "FAIL" | "n/a", "detail": "P = ..., Theta = ...",
+         "instance": "quick", "case": "nu=3.5, ...", "formulation": "erlpboost"}
+      ],
+      "counts": {"pass": 120, "FAIL": 0, "n/a": 14}
+    }
+
+Row ids are the catalogue's (D1-D4, K1-K2, C1-C5, F1, R1-R3, A1-A2, G1, and the algorithms'
+T2, T4, E11, L1, L5, L6, S1-S7); three more ids are not formulation checks: ``solver`` (no solver
+produced any solution: a FAIL that blames the solvers), ``setup`` (the formulation cannot be built
+for the case, e.g. nu = N for the binary entropy: n/a with the reason; or building it raised: FAIL)
+and ``claims`` (an algorithm's claims method raised). ``value`` and ``tolerance`` are null when not
+finite (the detail then says so).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import sys
+import textwrap
 import time
+from collections.abc import Callable
 
-from rich.console import Console
-from rich.table import Table
+import numpy as np
 
-from ..engine import boost
-from ..errors import DualBoostInputError, SolverFailure
+from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
-from .checks import Check, duality_checks, run_checks
-from .instances import Instance, instance_by_name
+from .checks import FAIL, NA, PASS, DualityChecks, Row, _err, full_class_lp_value, run_rows
+from .instances import DEFAULT_INSTANCES, Instance, instance_by_name
 
-__all__ = ["Check", "main", "verify"]
+__all__ = ["Row", "main", "verify"]
+
+STOPPING = "simple"
 
 
-def full_class_optimum(instance: Instance) -> float | None:
-    """The LP (2.3) over every hypothesis of the instance's class, solved directly."""
-    from formulations.lpboost import LPBoost
-
-    if instance.make_run_oracle is None:
-        return None
+def _version() -> str:
     try:
-        columns, _ = instance.make_run_oracle().all_columns()
-    except NotImplementedError:
-        return None
-    lp = LPBoost(instance.N, nu=instance.run_nu, eps=instance.run_eps)
-    return lp.solve_primal(columns, 1e-9)[1].dual_value
+        from .. import __version__
+        return str(__version__)
+    except Exception:  # noqa: BLE001
+        return "unknown"
 
 
-def verify(formulations: list[type[Formulation]], instances: list[Instance], tol: float = 1e-6,
-           solver: str | None = None, stopping: str = "simple",
-           log=None) -> list[Check]:
-    """Run every check; ``log(message)`` receives progress lines."""
-    checks: list[Check] = []
-    optima: dict[str, float | None] = {}
+def _declared(cls: type[Formulation]) -> set[str]:
+    return {p.name for p in getattr(cls, "params", ())}
+
+
+def build_formulation(cls: type[Formulation], N: int, nu: float, eps: float,
+                      d0: np.ndarray | None, U: np.ndarray | None = None,
+                      extra: dict | None = None) -> Formulation:
+    """The formulation for a case: nu, eps and d0 where declared, plus (for a standalone solve
+    on U) ``cls.standalone_params(U)`` such as SoftBoost's edge bound."""
+    declared = _declared(cls)
+    params = {}
+    if "nu" in declared:
+        params["nu"] = nu
+    if "eps" in declared:
+        params["eps"] = eps
+    if d0 is not None and "d0" in declared:
+        params["d0"] = d0
+    params.update({k: v for k, v in (extra or {}).items() if k in declared})
+    if U is not None:
+        function = cls.standalone_params
+        signature = inspect.signature(function)
+        takes_all = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+        given = {k: v for k, v in params.items() if takes_all or k in signature.parameters}
+        params.update(function(U, **given) or {})
+    return cls(N, **params)
+
+
+def _metadata(instance: str, case: str, kind: str, cls, f: Formulation | None, N: int, t: int,
+              nu: float, eps: float, d0, seed) -> dict:
+    meta = {"instance": instance, "case": case, "kind": kind,
+            "formulation": getattr(cls, "name", str(cls)), "N": int(N), "t": int(t),
+            "nu": float(nu), "eps": float(eps), "eta": None, "d0_uniform": None, "seed": seed,
+            "caps_bind": None, "algorithm": None, "status": "ok", "reason": ""}
+    if f is not None:
+        eta = getattr(f, "eta", None)
+        meta["eta"] = float(eta) if isinstance(eta, (int, float, np.floating)) else None
+        f_d0 = getattr(f, "d0", None)
+        if f_d0 is not None:
+            meta["d0_uniform"] = bool(np.allclose(f_d0, 1.0 / f.N, rtol=0, atol=1e-15))
+        meta["nu"] = float(getattr(f, "nu", nu))
+        meta["eps"] = float(getattr(f, "eps", eps))
+    return meta
+
+
+class Verifier:
+    def __init__(self, tol: float, solver: str | None, stopping: str, log: Callable[[str], None]):
+        self.tol, self.solver, self.stopping, self.log = tol, solver, stopping, log
+        self.rows: list[Row] = []
+        self.cases: list[dict] = []
+        self._full_lp: dict = {}
+
+    def _add(self, rows: list[Row], instance: str, case: str, name: str) -> None:
+        for row in rows:
+            row.instance, row.case, row.formulation = instance, case, name
+        self.rows += rows
+
+    def _setup_failed(self, meta: dict, exc: BaseException, rows_instance, case, name) -> None:
+        if isinstance(exc, DualBoostInputError):
+            meta["status"], meta["reason"] = "n/a", str(exc)
+            row = Row("setup", "the formulation accepts this case's parameters", "-", None,
+                      None, NA, f"n/a: {exc}")
+        else:
+            meta["status"], meta["reason"] = "error", _err(exc)
+            row = Row("setup", "building the formulation for this case", "-", None, None, FAIL,
+                      f"raised {_err(exc)}")
+        self._add([row], rows_instance, case, name)
+
+    # -- duality cases ----------------------------------------------------------------------
+    def duality(self, instance: Instance, cls) -> None:
+        name = getattr(cls, "name", str(cls))
+        for case in instance.cases:
+            N, t = case.U.shape
+            prefix = f"{instance.name} [{case.name}] {name}"
+            self.log(f"{prefix}: building the formulation")
+            try:
+                f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U)
+            except Exception as exc:  # noqa: BLE001
+                meta = _metadata(instance.name, case.name, "duality", cls, None, N, t, case.nu,
+                                 case.eps, case.d0, case.seed)
+                self.cases.append(meta)
+                self._setup_failed(meta, exc, instance.name, case.name, name)
+                continue
+            meta = _metadata(instance.name, case.name, "duality", cls, f, N, t, case.nu,
+                             case.eps, case.d0, case.seed)
+            self.cases.append(meta)
+            checks = DualityChecks(f, case.U, self.tol, self.solver,
+                                   log=lambda step, prefix=prefix: self.log(f"{prefix}: {step}"),
+                                   seed=case.seed or 0)
+            try:
+                rows = checks.rows()
+            except Exception as exc:  # noqa: BLE001 - defensive: rows() guards every check
+                rows = [Row("setup", "duality checks", "-", None, None, FAIL,
+                            f"raised {_err(exc)}")]
+            self._add(rows, instance.name, case.name, name)
+            nu = meta["nu"]
+            if nu > 1:
+                try:
+                    d = checks.primal_d()
+                    meta["caps_bind"] = bool(np.any(d >= 1.0 / nu - 1e-7))
+                except Exception:  # noqa: BLE001
+                    pass
+
+    # -- runs -------------------------------------------------------------------------------
+    def full_lp(self, instance: Instance, run) -> tuple[float | None, str]:
+        key = (instance.name, run.name, run.nu)
+        if key not in self._full_lp:
+            if run.all_columns is None:
+                self._full_lp[key] = (None, "the oracle cannot enumerate its class")
+            else:
+                self.log(f"{instance.name} [{run.name}]: LP (2.3) over the whole class "
+                         "(once for all formulations)")
+                try:
+                    lower, upper = full_class_lp_value(run.all_columns(), run.nu)
+                    self._full_lp[key] = (lower, "")
+                except Exception as exc:  # noqa: BLE001
+                    self._full_lp[key] = (None, f"the whole-class LP failed: {_err(exc)}")
+        return self._full_lp[key]
+
+    def run(self, instance: Instance, cls) -> None:
+        from ..engine import boost
+
+        name = getattr(cls, "name", str(cls))
+        for run in instance.runs:
+            prefix = f"{instance.name} [{run.name}] {name}"
+            try:
+                f = build_formulation(cls, run.N, run.nu, run.eps, run.d0, extra=run.params)
+            except Exception as exc:  # noqa: BLE001
+                meta = _metadata(instance.name, run.name, "run", cls, None, run.N, 0, run.nu,
+                                 run.eps, run.d0, run.seed)
+                self.cases.append(meta)
+                self._setup_failed(meta, exc, instance.name, run.name, name)
+                continue
+            meta = _metadata(instance.name, run.name, "run", cls, f, run.N, 0, run.nu, run.eps,
+                             run.d0, run.seed)
+            meta["algorithm"] = getattr(cls, "default_algorithm", None)
+            self.cases.append(meta)
+            full_lp, note = self.full_lp(instance, run)
+            self.log(f"{prefix}: boosting run ({meta['algorithm']}, {self.stopping} rule)")
+            try:
+                result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
+                               gap_tol=self.tol / 100, max_iter=run.max_iter)
+            except DualBoostInputError as exc:
+                meta["status"], meta["reason"] = "n/a", str(exc)
+                self._add([Row("setup", "the default algorithm runs this formulation", "-",
+                               None, None, NA, f"n/a: {exc}")], instance.name, run.name, name)
+                continue
+            except DualityViolation as exc:
+                self._add([Row("D1", "weak duality at a master solve of the run (<= tol)",
+                               "docs/theory.md D1", None, None, FAIL, str(exc))],
+                          instance.name, run.name, name)
+                continue
+            except SolverFailure as exc:
+                statuses = {a.status for a in exc.attempts}
+                certificate = any("certificate" in (a.message or "") for a in exc.attempts)
+                if certificate or statuses & {"infeasible", "unbounded",
+                                              "infeasible_inaccurate", "unbounded_inaccurate"}:
+                    row = Row("D2", "strong duality at a master solve of the run", "docs/theory.md"
+                              " D2", None, None, FAIL, f"no solver closed the formulation's "
+                              f"certificate at a master solve: {exc}")
+                else:
+                    row = Row("solver", "boosting run", "-", None, None, FAIL, str(exc))
+                self._add([row], instance.name, run.name, name)
+                continue
+            except Exception as exc:  # noqa: BLE001
+                self._add([Row("A1", "converged: the boosting run", "docs/theory.md A1", None,
+                               None, FAIL, f"the run raised {_err(exc)}")],
+                          instance.name, run.name, name)
+                continue
+            meta["t"] = int(result.iterations)
+            self.log(f"{prefix}: run checks (T = {result.iterations})")
+            try:
+                rows = run_rows(result, f, self.tol, full_lp, note)
+            except Exception as exc:  # noqa: BLE001
+                rows = [Row("A1", "run checks", "-", None, None, FAIL, f"raised {_err(exc)}")]
+            self._add(rows, instance.name, run.name, name)
+
+
+def verify(formulations: list, instances: list[Instance], tol: float = 1e-6,
+           solver: str | None = None, stopping: str = STOPPING,
+           log: Callable[[str], None] | None = None) -> tuple[list[Row], list[dict]]:
+    """Run every check; returns (rows, per-case metadata). ``log(message)`` gets progress."""
+    verifier = Verifier(tol, solver, stopping, log or (lambda message: None))
     for instance in instances:
         for cls in formulations:
-            for U, nu in instance.duality_cases:
-                f = cls(U.shape[0], nu=nu, eps=instance.run_eps)
-                if log:
-                    log(f"{instance.name}: {cls.name} duality checks (nu = {nu:g})")
-                try:
-                    checks += duality_checks(f, U, instance.name, tol, solver)
-                except SolverFailure as exc:
-                    checks.append(Check(instance.name, cls.name, nu, "solve primal and dual",
-                                        "-", None, tol, "FAIL", str(exc)))
-            if instance.make_run_oracle is None:
-                continue
-            f = cls(instance.N, nu=instance.run_nu, eps=instance.run_eps)
-            if log:
-                log(f"{instance.name}: {cls.name} boosting run (nu = {f.nu:g}, eps = {f.eps:g})")
-            if instance.name not in optima:
-                optima[instance.name] = full_class_optimum(instance)
-            try:
-                result = boost(f, instance.make_run_oracle(), stopping=stopping, solver=solver,
-                               gap_tol=tol / 100)
-            except SolverFailure as exc:
-                checks.append(Check(instance.name, cls.name, f.nu, "boosting run", "-", None,
-                                    tol, "FAIL", str(exc)))
-                continue
-            checks += run_checks(result, f, instance.name, tol, optima[instance.name], stopping)
-            if instance.name.startswith("worst_case") and f.theory == "lp":
-                half = instance.N / 2
-                checks.append(Check(
-                    instance.name, cls.name, f.nu, f"LPBoost needs >= N/2 = {half:g} iterations",
-                    "thesis Thm 2.5", float(result.iterations), None,
-                    "pass" if result.iterations >= half else "FAIL",
-                    f"T = {result.iterations}"))
-    return checks
+            verifier.duality(instance, cls)
+            verifier.run(instance, cls)
+    return verifier.rows, verifier.cases
 
 
-def render(checks: list[Check], console: Console) -> None:
-    table = Table(title="dualboost verify", show_lines=False)
-    for column in ("instance", "formulation", "nu", "check", "reference", "value", "tol",
-                   "status"):
-        table.add_column(column, overflow="fold", no_wrap=column not in ("check", "reference"))
-    styles = {"pass": "green", "FAIL": "bold red", "n/a": "yellow"}
-    for c in checks:
-        value = "" if c.value is None else f"{c.value:.3g}"
-        tolerance = "" if c.tolerance is None else f"{c.tolerance:.1g}"
-        table.add_row(c.instance, c.formulation, f"{c.nu:g}", c.check, c.reference, value,
-                      tolerance, f"[{styles[c.status]}]{c.status}[/]")
-    console.print(table)
-    for c in checks:
-        if c.status != "pass" and c.detail:
-            console.print(f"[{styles[c.status]}]{c.status}[/] {c.instance} {c.formulation} "
-                          f"{c.check}: {c.detail}")
-    counts = {s: sum(c.status == s for c in checks) for s in styles}
-    console.print(f"{counts['pass']} passed, {counts['FAIL']} failed, "
-                  f"{counts['n/a']} not applicable")
+# -- output ---------------------------------------------------------------------------------
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if not math.isfinite(value):
+        return str(value)
+    return f"{value:.3g}" if abs(value) < 1e5 else f"{value:.3e}"
+
+
+def render(rows: list[Row], cases: list[dict], write: Callable[[str], None],
+           width: int = 96) -> None:
+    """One table per (instance, case, formulation), details under FAIL and n/a rows."""
+    label_width = width - 5 - 10 - 9 - 5 - 4
+    groups: dict[tuple, list[Row]] = {}
+    for row in rows:
+        groups.setdefault((row.instance, row.case, row.formulation), []).append(row)
+    meta = {(c["instance"], c["case"], c["formulation"]): c for c in cases}
+    for key, group in groups.items():
+        m = meta.get(key, {})
+        write("")
+        write(f"== {key[0]} | {key[1]} | {key[2]}")
+        facts = [f"{k}={m[k]:g}" if isinstance(m.get(k), float) else f"{k}={m[k]}"
+                 for k in ("N", "t", "nu", "eps", "eta", "seed") if m.get(k) is not None]
+        if m.get("d0_uniform") is not None:
+            facts.append("d0 " + ("uniform" if m["d0_uniform"] else "non-uniform"))
+        if m.get("caps_bind") is not None:
+            facts.append("caps bind" if m["caps_bind"] else "caps do not bind")
+        if m.get("algorithm"):
+            facts.append(f"algorithm {m['algorithm']}")
+        if facts:
+            write("   " + ", ".join(facts))
+        write(f"{'id':<5}{'check (value)':<{label_width}} {'value':>10} {'tol':>9}  status")
+        previous = None
+        for row in group:
+            lines = textwrap.wrap(row.label, label_width) or [""]
+            write(f"{row.id:<5}{lines[0]:<{label_width}} {_number(row.value):>10} "
+                  f"{_number(row.tolerance):>9}  {row.status}")
+            for line in lines[1:]:
+                write(f"{'':<5}{line}")
+            if row.status != PASS and row.detail:
+                text = "same as above" if row.detail == previous else row.detail
+                for line in textwrap.wrap(f"{row.status}: {text}", width - 8):
+                    write(f"{'':<7}{line}")
+                previous = row.detail
+    counts = count(rows)
+    write("")
+    write(f"{counts[PASS]} passed, {counts[FAIL]} failed, {counts[NA]} not applicable")
+
+
+def count(rows: list[Row]) -> dict:
+    return {s: sum(r.status == s for r in rows) for s in (PASS, FAIL, NA)}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit status 2 (raised to main)
+        raise DualBoostInputError(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m dualboost.verify",
-        description="Check strong duality, KKT recovery, closed forms and the iteration-bound "
-                    "lemmas of every formulation on built-in instances.")
+        description="Check every formulation's primal/dual pair, closed forms, declared "
+                    "constants and its algorithm's claims on built-in instances (docs/theory.md).")
     parser.add_argument("--formulation", action="append", metavar="NAME|PATH",
-                        help="a registered name or a .py file (repeatable; default: all of "
-                             f"{', '.join(available_formulations())})")
+                        help="a registered name or a .py file (repeatable; default: every "
+                             "registered formulation)")
+    parser.add_argument("--instances", default=DEFAULT_INSTANCES,
+                        help="comma-separated: quick, random[:SEED], worst_case[:N] (N even), "
+                             f"breast_cancer (default {DEFAULT_INSTANCES})")
     parser.add_argument("--tol", type=float, default=1e-6,
-                        help="tolerance of every numeric comparison (default 1e-6)")
+                        help="relative tolerance of every comparison (default 1e-6)")
     parser.add_argument("--solver", help="force one solver (e.g. ECOS, CLARABEL, HIGHS)")
-    parser.add_argument("--stopping", choices=("simple", "practical"), default="simple",
-                        help="ERLPBoost stopping rule of the boosting runs (default simple: "
-                             "Lemmas 3.8-3.9 and Thm 3.10 are stated for it)")
-    parser.add_argument("--instances", default="random,worst_case,breast_cancer",
-                        help="comma-separated list of random[:SEED], worst_case[:N] (N even, "
-                             "default 20), breast_cancer")
-    parser.add_argument("--json", metavar="FILE", help="write every check as JSON")
+    parser.add_argument("--stopping", choices=("simple", "practical"), default=STOPPING,
+                        help="stopping rule of the regularized runs (default simple)")
+    parser.add_argument("--json", metavar="FILE", help="write every row as JSON")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    # a log file or CI page has no width: give the table room instead of folding every cell
-    console = Console(width=None if sys.stdout.isatty() else 170)
-    errors = Console(stderr=True)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    out = sys.stdout
+    err = sys.stderr
     try:
-        if not (args.tol > 0):
-            raise DualBoostInputError(f"--tol must be positive, got {args.tol:g}")
+        args = build_parser().parse_args(argv)
+        if not (args.tol > 0 and math.isfinite(args.tol)):
+            raise DualBoostInputError(f"--tol must be a positive number, got {args.tol:g}")
         names = args.formulation or available_formulations()
         formulations = [load_formulation(name) for name in names]
         instances = [instance_by_name(s.strip()) for s in args.instances.split(",")
                      if s.strip()]
+        if not instances:
+            raise DualBoostInputError("--instances names no instance")
         if args.solver:
             from ..solvers import solver_order
             solver_order("lp", args.solver)
     except DualBoostInputError as exc:
-        errors.print(f"python -m dualboost.verify: error: {exc}", markup=False, highlight=False)
+        print(f"python -m dualboost.verify: error: {str(exc).splitlines()[0]}", file=err)
         return 2
     start = time.perf_counter()
-    checks = verify(formulations, instances, tol=args.tol,
-                    solver=args.solver, stopping=args.stopping,
-                    log=lambda m: errors.print(f"[dim]{time.perf_counter() - start:6.1f}s[/] {m}"))
-    render(checks, console)
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump({"tol": args.tol, "seconds": time.perf_counter() - start,
-                       "checks": [c.to_dict() for c in checks]}, handle, indent=2,
-                      allow_nan=False)
-    return 1 if any(c.status == "FAIL" for c in checks) else 0
+
+    def log(message: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f}s] {message}", file=err, flush=True)
+
+    rows: list[Row] = []
+    cases: list[dict] = []
+    try:
+        rows, cases = verify(formulations, instances, tol=args.tol, solver=args.solver,
+                             stopping=args.stopping, log=log)
+    except Exception as exc:  # noqa: BLE001 - never crash: report it as a FAIL row
+        rows.append(Row("setup", "the verifier itself", "-", None, None, FAIL,
+                        f"raised {_err(exc)}"))
+    finally:
+        try:
+            render(rows, cases, lambda line: print(line, file=out))
+        finally:
+            if args.json:
+                report = {"dualboost_version": _version(), "tol": args.tol,
+                          "seconds": time.perf_counter() - start,
+                          "instances_spec": args.instances, "cases": cases,
+                          "checks": [r.to_dict() for r in rows], "counts": count(rows)}
+                with open(args.json, "w") as handle:
+                    json.dump(report, handle, indent=1, allow_nan=False, default=_jsonable)
+    return 1 if any(r.status == FAIL for r in rows) else 0
+
+
+def _jsonable(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        return value.item()
+    return str(value)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,228 +1,954 @@
-"""Numeric checks of the theory on concrete instances; each returns a :class:`Check`.
+"""The verifier's rows: duality checks on a column matrix, run checks on a boosting run.
 
-Two families:
+Check ids are the catalogue of docs/theory.md (D1-D4, K1-K2, C1-C5, F1, R1-R3 on a column matrix;
+A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5, L6).
 
-* :func:`duality_checks` solves a formulation's primal and dual models *independently* on a
-  column matrix U and compares them: strong duality |P - Theta|, the KKT / active-set recovery
-  of (w, psi, beta) from d against the solver's multipliers (thesis §3.2.4), the closed-form map
-  d(w, psi) (thesis (3.11)) against the primal's d, and complementary slackness (spec §9, E8).
-* :func:`run_checks` inspects a boosting run's history: for the "entropy" theory the progress
-  Lemma 3.7, the delta recurrence Lemma 3.8, Lemma 3.9 and Theorem 3.10's bound; for the "lp"
-  theory the monotonicity and stopping invariants of Alg. 2.1 (spec §9, L1 and L5); for both,
-  certification against the LP over the whole hypothesis class (soft margin >= optimum - eps).
-
-Every check carries the thesis reference, the measured value, the tolerance and a status:
-"pass", "FAIL" or "n/a" (with the reason; never counted as passed).
+Tolerances (stated once, here): with the user's ``tol`` (default 1e-6), a comparison of numbers of
+magnitude m_1, m_2, ... passes within ``scaled(tol, m_1, m_2, ...) = tol * (1 + |m_1| + |m_2| +
+...)``; each row records the tolerance it used. Weak duality (D1) allows the same round-off; the
+certified primal solves are accepted at gap ``tol / 100`` (relative), and when no solver reaches
+that the best certificate is judged by D1/D2 at ``tol``. Run checks add twice the largest certified
+gap of the run's master solves (inexact optima shift every certified value by at most that).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 
-from ..formulation import Formulation
-from ..margins import soft_margin
+from .. import theory
+from ..errors import SolverFailure
+from ..formulation import Formulation, Multipliers
 from ..projection import euclidean_capped_projection
-from ..result import BoostResult
+from ..regularized import RegularizedLPBoost
 from ..solvers import solve, solver_order
+
+__all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
+
+PASS, FAIL, NA = "pass", "FAIL", "n/a"
+#: solver statuses that say the *model* has no finite optimum (the formulation's fault here:
+#: every built-in instance has a nonempty compact capped simplex)
+MODEL_STATUSES = ("infeasible", "unbounded", "infeasible_inaccurate", "unbounded_inaccurate")
+
+
+def scaled(tol: float, *magnitudes: float) -> float:
+    """The tolerance of a comparison between numbers of the given magnitudes (see docstring)."""
+    return tol * (1.0 + sum(abs(m) for m in magnitudes if m is not None and math.isfinite(m)))
 
 
 @dataclass
-class Check:
-    instance: str
-    formulation: str
-    nu: float
-    check: str
+class Row:
+    """One line of the report (the JSON row schema; see dualboost.verify's docstring)."""
+
+    id: str
+    label: str
     reference: str
     value: float | None
     tolerance: float | None
     status: str
     detail: str = ""
+    instance: str = ""
+    case: str = ""
+    formulation: str = ""
 
     def to_dict(self) -> dict:
         out = asdict(self)
         for key in ("value", "tolerance"):
-            if out[key] is not None and not math.isfinite(out[key]):
-                out[key] = None
+            v = out[key]
+            if v is not None:
+                v = float(v)
+                out[key] = v if math.isfinite(v) else None
+                if not math.isfinite(v) and v == v:
+                    out["detail"] = (out["detail"] + f" [{key} = {v}]").strip()
         return out
 
 
-def _status(ok: bool) -> str:
-    return "pass" if ok else "FAIL"
+class StepFailed(Exception):
+    """A shared step (a solve) could not produce its result; ``status`` of dependent rows."""
+
+    def __init__(self, message: str, status: str = FAIL):
+        super().__init__(message)
+        self.status = status
 
 
-def _reference_order(kind: str, solver: str | None) -> list[str]:
-    """The policy's solver order, with ECOS first for exponential-cone models.
+def _err(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
 
-    Reference accuracy: the closed form d(w) magnifies errors of w by eta (600 on the worst
-    case). Measured here, ECOS returns multipliers to ~1e-11 where Clarabel stops between 1e-9
-    and 1e-6, so the verifier asks ECOS first; the policy still falls back.
+
+def guarded(rid: str, label: str, reference: str, fn: Callable[[], Any]) -> Row:
+    """Run one check; ``fn`` returns (value, tolerance, ok, detail) with ok True/False/None (n/a).
+
+    Any exception becomes this row's FAIL with its type and text; a failed shared step gives
+    its own status (FAIL for the formulation's errors, n/a when a solver gave up).
     """
+    try:
+        value, tolerance, ok, detail = fn()
+    except StepFailed as exc:
+        return Row(rid, label, reference, None, None, exc.status, f"not run: {exc}")
+    except Exception as exc:  # noqa: BLE001 - the verifier never crashes
+        return Row(rid, label, reference, None, None, FAIL, f"raised {_err(exc)}")
+    status = NA if ok is None else (PASS if ok else FAIL)
+    return Row(rid, label, reference, None if value is None else float(value),
+               None if tolerance is None else float(tolerance), status, detail)
+
+
+def not_applicable(why: str):
+    return None, None, None, why
+
+
+def verifier_order(kind: str, solver: str | None) -> list[str]:
+    """The policy's solvers, ECOS first for conic models (its multipliers are accurate to ~1e-11
+    where Clarabel's stop near 1e-8) and without SCS unless nothing else is there (at 1e-9 it
+    runs for minutes on a model whose certificate cannot close)."""
     order = solver_order(kind, solver)
-    if solver is None and kind == "exp" and "ECOS" in order:
-        order.remove("ECOS")
-        order.insert(1 if order[0] == "MOSEK" else 0, "ECOS")
+    if solver is None:
+        if kind == "exp" and "ECOS" in order:
+            order.remove("ECOS")
+            order.insert(1 if order[0] == "MOSEK" else 0, "ECOS")
+        if len(order) > 1 and "SCS" in order:
+            order.remove("SCS")
     return order
 
 
-def duality_checks(formulation: Formulation, U: np.ndarray, instance: str, tol: float,
-                   solver: str | None = None) -> list[Check]:
-    """Strong duality, KKT recovery, closed form and complementary slackness on columns U."""
-    f, nu, name = formulation, formulation.nu, formulation.name
-
-    def check(label, reference, value, ok, detail="", tolerance=tol):
-        return Check(instance, name, nu, label, reference, value, tolerance, _status(ok), detail)
-
-    order = _reference_order(f.kind, solver)
-    primal, primal_certificate, primal_record = f.solve_primal(U, tol / 100, order=order)
-    dual = f.dual(U)
-    dual_record = solve(dual.problem, f.kind, order=order, certify=lambda: f.certify(
-        U, dual.point().w, dual.d()).gap <= tol / 100)
-    d = euclidean_capped_projection(primal.d.value, nu)
-    point = dual.point()
-    P = f.primal_objective(U, d)
-    theta = f.dual_objective(U, point.w, point.psi, point.beta)
-    solved_by = f"primal: {primal_record.solver}, dual: {dual_record.solver}"
-    out = [check("strong duality |P - Theta|", f.equations, abs(P - theta),
-                 abs(P - theta) <= tol, f"P = {P:.10g}, Theta = {theta:.10g} ({solved_by})")]
-
-    multipliers = primal.multipliers()
-    recovered = f.recover_dual(U, primal.d.value)
-    difference = max(np.abs(recovered.w - multipliers.w).max(),
-                     np.abs(recovered.psi - multipliers.psi).max(),
-                     abs(recovered.beta - multipliers.beta))
-    recovered_value = f.dual_objective(U, recovered.w, recovered.psi)
-    detail = f"residual {recovered.residual:.2g}, |w, psi, beta - solver| {difference:.2g}"
-    if difference <= tol:
-        ok = recovered.residual <= tol
-    else:
-        # LP multipliers need not be unique: then the recovered point must be dual-optimal.
-        ok = (not f.regularized and recovered.residual <= tol
-              and abs(recovered_value - P) <= tol)
-        detail += (f"; multipliers differ, recovered point has Theta = {recovered_value:.10g}"
-                   + (" (dual-optimal: the LP's multipliers are not unique)" if ok else ""))
-    out.append(check("KKT recovery vs solver multipliers", "thesis §3.2.4, App. A",
-                     max(difference, recovered.residual) if ok and difference > tol
-                     else difference, ok, detail))
-
-    closed = f.d_from_dual(U, multipliers.w, multipliers.psi)
-    if closed is None:
-        out.append(Check(instance, name, nu, "closed form d(w, psi) vs primal d", "thesis (3.11)",
-                         None, tol, "n/a", "this formulation has no closed-form map"))
-    else:
-        gap_d = float(np.abs(closed - primal.d.value).max())
-        out.append(check("closed form d(w, psi) vs primal d", "thesis (3.11)", gap_d,
-                         gap_d <= tol, "(w, psi) = the solver's multipliers of the primal"))
-    if f.regularized and f.eta is not None:
-        # P is (1/eta)-strongly convex in the l1 norm (Pinsker), so a dual point whose
-        # certificate has gap g induces a d within sqrt(2 eta g) of the optimum; two such
-        # points are within the sum of their radii.
-        induced = f.certify(U, point.w)
-        radius = (math.sqrt(2 * f.eta * induced.gap)
-                  + math.sqrt(2 * f.eta * max(primal_certificate.gap, 0.0)))
-        distance = float(np.abs(induced.d - d).sum())
-        out.append(check("independent dual's d(w) vs primal d (l1)", "thesis (3.11); Pinsker",
-                         distance, distance <= radius + tol,
-                         f"bound sqrt(2 eta gap) = {radius:.2g} from the certified gaps",
-                         tolerance=radius + tol))
-
-    edges = U.T @ d
-    gamma = edges.max()
-    w, psi = multipliers.w, multipliers.psi
-    slackness = max(float(np.max(np.clip(w, 0, None) * (gamma - edges))),
-                    float(np.max(np.clip(psi, 0, None) * (1.0 / nu - d))),
-                    abs(float(w @ edges) - gamma))
-    out.append(check("complementary slackness", "spec §9 E8; thesis §3.2.4", slackness,
-                     slackness <= tol, "max of w_q(gamma - u^q.d), psi_n(1/nu - d_n), "
-                     "|sum_q w_q u^q.d - max_q u^q.d|"))
-    return out
-
-
-def run_checks(result: BoostResult, formulation: Formulation, instance: str, tol: float,
-               full_lp_value: float | None, stopping: str) -> list[Check]:
-    """Theory checks on a boosting run (see the module docstring)."""
-    f, nu, eps, name = formulation, formulation.nu, formulation.eps, formulation.name
-    history = result.history
-    solved = [r for r in history if r.solved]
-    # inexact master solves shift every certified value by at most their gap
-    slack = tol + 2 * max((r.duality_gap or 0.0) for r in solved)
-    out: list[Check] = []
-
-    def check(label, reference, value, ok, detail="", tolerance=slack):
-        out.append(Check(instance, name, nu, label, reference, value, tolerance, _status(ok),
-                         detail))
-
-    def not_applicable(label, reference, why):
-        out.append(Check(instance, name, nu, label, reference, None, None, "n/a", why))
-
-    check("converged", "thesis Alg. 2.1 / 3.2", float(result.iterations), result.success,
-          result.message, tolerance=None)
-    residuals = [r.kkt_residual for r in solved if r.kkt_residual is not None]
-    if residuals:
-        check("KKT residual at every iteration", "thesis §3.2.4", max(residuals),
-              max(residuals) <= tol, f"max over {len(residuals)} master solves", tolerance=tol)
-
-    if f.theory == "entropy":
-        eta = f.eta
-        previous = -1.0  # P^0(d^0) = -1
-        worst = math.inf
-        for r in solved:
-            increase = r.dual - previous  # lower bound of P^t(d^t) - P^{t-1}(d^{t-1})
-            jump = r.primal_before - previous
-            worst = min(worst, increase - jump**2 / (8 * eta))
-            previous = r.primal
-        check("progress Lemma 3.7: P^t - P^(t-1) >= (P^t(d^(t-1)) - P^(t-1))^2 / (8 eta)",
-              "thesis Lemma 3.7", worst, worst >= -slack,
-              "value = min over t of (left - right); needs eta >= 1/2", )
-
-        if stopping == "simple":
-            deltas = [r.delta_simple for r in history]
-            worst = min((deltas[i] - deltas[i + 1] - deltas[i] ** 2 / (8 * eta)
-                         for i in range(len(deltas) - 1)), default=math.inf)
-            check("delta recurrence Lemma 3.8: delta^t - delta^(t+1) >= (delta^t)^2 / (8 eta)",
-                  "thesis Lemma 3.8", worst, worst >= -slack,
-                  f"value = min over t = 1..{len(deltas) - 1} of (left - right)")
-            delta1 = deltas[0]
-            # t = 1 is the identity delta^1 <= delta^1; the content starts at t = 2
-            worst = min((8 * eta / (t - 1 + 8 * eta / delta1) - deltas[t - 1]
-                         for t in range(2, len(deltas) + 1)), default=math.inf)
-            check("Lemma 3.9: delta^t <= 8 eta / (t - 1 + 8 eta / delta^1)", "thesis Lemma 3.9",
-                  worst, worst >= -slack, "value = min over t >= 2 of (bound - delta^t)")
+def _copy_point(point) -> Multipliers:
+    out = Multipliers()
+    for k, v in point.items():
+        if v is None:
+            out[k] = None
+        elif np.ndim(v) == 0:
+            out[k] = float(v)
         else:
-            not_applicable("delta recurrence Lemma 3.8", "thesis Lemma 3.8",
-                           "run used the practical rule; Lemma 3.11's analogue is not a hard "
-                           "guarantee with inexact d (spec §5.6), so it is not asserted")
-        bound = f.iteration_bound(f.N, nu, eps, stopping)
-        check(f"iteration bound T <= {bound:.4g} ({stopping} rule)",
-              "thesis Thm 3.10" if stopping == "simple" else "thesis Thm 3.12",
-              float(result.iterations), result.iterations <= bound, tolerance=None)
-        min_edge = min(r.edge for r in history)
-        margin = soft_margin(result.columns @ result.weights, nu)
-        check("soft margin of w^T >= min_q u^q.d^(q-1) - eps", "spec §8 item 2 (E11)",
-              margin - (min_edge - eps), margin >= min_edge - eps - slack,
-              f"soft margin {margin:.6g}, min edge {min_edge:.6g}")
-    elif f.theory == "lp":
-        duals = [r.dual for r in solved]
-        drops = [duals[i] - duals[i + 1] for i in range(len(duals) - 1)]
-        worst_drop = max(drops, default=0.0)
-        check("P_LP^t non-decreasing", "spec §9 L1", worst_drop, worst_drop <= slack,
-              "value = largest decrease between iterations")
-        gamma_hat = min(r.edge for r in history)
-        final = result.dual_objective
-        check("stop: min_q u^q.d^(q-1) - P_LP^T <= eps", "thesis Alg. 2.1 (c), spec §9 L5",
-              gamma_hat - final, gamma_hat - final <= eps + slack)
-    else:
-        not_applicable("iteration-bound lemmas", "-",
-                       f"formulation {name!r} declares no theory (class attribute 'theory')")
-
-    if full_lp_value is None:
-        not_applicable("certified: soft margin >= full LP optimum - eps", "spec §2, §9 L4",
-                       "the oracle cannot enumerate its hypothesis class")
-    else:
-        margin = soft_margin(result.columns @ result.weights, nu)
-        check("certified: soft margin >= full LP optimum - eps", "spec §2, §9 L4, E10",
-              margin - (full_lp_value - eps), margin >= full_lp_value - eps - slack,
-              f"soft margin {margin:.6g}, LP over the whole class {full_lp_value:.6g}")
+            out[k] = np.array(v, dtype=float)
     return out
+
+
+@dataclass
+class Solved:
+    """A snapshot of one accepted (or best) solve of a primal or dual model."""
+
+    values: Multipliers
+    multipliers: Multipliers | None = None
+    cert: Any = None  # Certificate of the primal solve
+    cert_error: BaseException | None = None
+    theta: float | None = None  # dual solve: Theta at the feasible point (the model's expression)
+    point: Multipliers | None = None  # dual solve: the exactly feasible point
+    gap: float = math.inf
+    scale: float = 1.0
+    solver: str = ""
+    accepted: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def _random_capped(rng: np.random.Generator, N: int, nu: float, count: int) -> list[np.ndarray]:
+    out = []
+    for _ in range(count):
+        x = rng.dirichlet(np.full(N, rng.choice([0.3, 1.0, 3.0])))
+        out.append(euclidean_capped_projection(x, nu))
+    return out
+
+
+def capped_vertices(N: int, nu: float, d0: np.ndarray, rng: np.random.Generator,
+                    limit: int = 400) -> list[np.ndarray]:
+    """Vertices of {d >= 0, sum d = 1, d <= 1/nu}: floor(nu) coordinates at 1/nu and the rest of
+    the mass on one more. All of them when there are at most ``limit``, else the ones on the
+    smallest and the largest d0 and random ones."""
+    k = min(int(math.floor(nu + 1e-12)), N)
+    rest = 1.0 - k / nu
+    frac = rest > 1e-12 and k < N
+
+    def vertex(full, extra=None):
+        d = np.zeros(N)
+        d[list(full)] = 1.0 / nu
+        if extra is not None:
+            d[extra] = rest
+        return d
+
+    count = math.comb(N, k) * ((N - k) if frac else 1)
+    out = []
+    if count <= limit:
+        for full in combinations(range(N), k):
+            if frac:
+                out += [vertex(full, e) for e in range(N) if e not in full]
+            else:
+                out.append(vertex(full))
+        return out
+    order = np.argsort(d0, kind="stable")
+    for ranking in (order, order[::-1]):
+        out.append(vertex(ranking[:k], ranking[k] if frac else None))
+    for _ in range(limit // 4):
+        perm = rng.permutation(N)
+        out.append(vertex(perm[:k], perm[k] if frac else None))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# duality checks on one column matrix
+# --------------------------------------------------------------------------------------------
+
+def ref(check_id: str, equations: str) -> str:
+    return f"docs/theory.md {check_id}; {equations}" if equations else f"docs/theory.md {check_id}"
+
+
+class DualityChecks:
+    """D1-D4, K1-K2, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
+
+    def __init__(self, f: Formulation, U: np.ndarray, tol: float, solver: str | None = None,
+                 log: Callable[[str], None] | None = None, seed: int = 0):
+        self.f, self.U, self.tol = f, np.asarray(U, dtype=float), tol
+        self.solver = solver
+        self.log = log or (lambda message: None)
+        self.rng = np.random.default_rng(seed)
+        self.accept = tol / 100
+        self.order = verifier_order(f.capabilities.solver_kind, solver)
+        self._cache: dict[str, Any] = {}
+        self.solver_rows: list[Row] = []
+        self.equations = getattr(f, "equations", "") or ""
+
+    # -- shared steps, computed once; a failure is re-raised for every dependent row ----------
+    def _once(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            try:
+                self._cache[key] = ("ok", compute())
+            except StepFailed as exc:
+                self._cache[key] = ("err", exc)
+            except Exception as exc:  # noqa: BLE001
+                self._cache[key] = ("err", StepFailed(f"{key} raised {_err(exc)}"))
+        kind, value = self._cache[key]
+        if kind == "err":
+            raise value
+        return value
+
+    def _solve(self, what: str, model, snapshot: Callable[[], Solved | None]) -> Solved:
+        snaps: list[Solved] = []
+
+        def certify() -> bool:
+            snap = snapshot()
+            if snap is None:
+                return False
+            snaps.append(snap)
+            if snap.cert_error is not None or snap.gap < -self.tol * snap.scale:
+                return True  # the formulation's own error: no other solver can change it
+            return -1e-12 * snap.scale <= snap.gap <= self.accept * snap.scale
+
+        try:
+            record = solve(model.problem, self.f.capabilities.solver_kind, certify=certify,
+                           order=self.order)
+            snap = snaps[-1]
+            snap.solver, snap.accepted = f"{record.solver} ({record.status})", True
+            return snap
+        except SolverFailure as exc:
+            attempts = "; ".join(f"{a.solver}: {a.status}{' ' + a.message if a.message else ''}"
+                                 for a in exc.attempts)
+            if snaps:
+                best = min(snaps, key=lambda s: (s.gap >= -self.tol * s.scale, abs(s.gap)))
+                best.solver = f"no solver closed the certificate ({attempts})"
+                return best
+            statuses = {a.status for a in exc.attempts}
+            if statuses & set(MODEL_STATUSES):
+                raise StepFailed(f"the {what} model has no finite optimum on these columns "
+                                 f"(solvers: {attempts}); a correct pair has one", FAIL) from None
+            self.solver_rows.append(Row("solver", f"{what} solve", "-", None, None, FAIL,
+                                        f"no solver produced a solution: {attempts}"))
+            raise StepFailed(f"no solver solved the {what} model", NA) from None
+
+    def primal(self) -> tuple[Any, Solved]:
+        def compute():
+            f, U = self.f, self.U
+            self.log("primal solve + certificate")
+            model = f.primal(U)
+
+            def snapshot():
+                values = model.values()
+                if values.get("d") is None:
+                    return None
+                snap = Solved(_copy_point(values), _copy_point(model.multipliers()))
+                snap.extra["problem_value"] = model.problem.value
+                try:
+                    cert = f.certify(U, snap.multipliers, snap.values["d"])
+                    snap.cert, snap.gap = cert, cert.gap
+                    snap.scale = 1.0 + abs(cert.primal_value) + abs(cert.dual_value)
+                    if not math.isfinite(cert.gap):
+                        snap.gap = math.inf
+                except Exception as exc:  # noqa: BLE001
+                    snap.cert_error = exc
+                return snap
+
+            return model, self._solve("primal", model, snapshot)
+        return self._once("primal solve", compute)
+
+    def dual(self) -> Solved:
+        def compute():
+            f, U = self.f, self.U
+            try:
+                P = self.primal()[1].cert.primal_value
+            except Exception:  # noqa: BLE001
+                P = None
+            self.log("independent dual solve")
+            model = f.dual(U)
+
+            def snapshot():
+                values = model.values()
+                if values.get("w") is None:
+                    return None
+                snap = Solved(_copy_point(values))
+                snap.point = f.dual_feasible(U, snap.values)
+                snap.theta = f.dual_objective_reference(U, snap.point)
+                if P is None or not math.isfinite(P):
+                    snap.gap, snap.scale = 0.0, 1.0
+                else:
+                    snap.gap = P - snap.theta if math.isfinite(snap.theta) else math.inf
+                    snap.scale = 1.0 + abs(P) + (abs(snap.theta) if math.isfinite(snap.theta)
+                                                 else 0.0)
+                return snap
+
+            return self._solve("dual", model, snapshot)
+        return self._once("dual solve", compute)
+
+    def certificate(self):
+        model, snap = self.primal()
+        if snap.cert_error is not None:
+            raise StepFailed(f"the formulation's certify() raised {_err(snap.cert_error)}")
+        return snap.cert
+
+    def primal_d(self) -> np.ndarray:
+        return np.asarray(self.primal()[1].values["d"], dtype=float)
+
+    # -- the rows ------------------------------------------------------------------------------
+    def rows(self) -> list[Row]:
+        f = self.f
+        eq = self.equations
+        regular = isinstance(f, RegularizedLPBoost)
+        rows = []
+        specs = [
+            ("D1", "weak duality: max(Theta - P) at exactly feasible points (<= tol)",
+             ref("D1", eq), self.d1),
+            ("D2", "strong duality: |P - Theta|, primal and dual solved independently",
+             ref("D2", eq), self.d2),
+            ("D3", "Theta: numpy dual_objective vs the dual model's expression, max |diff|",
+             ref("D3", eq), self.d3),
+            ("D4", "P: numpy primal_objective vs the primal model's objective, max |diff|",
+             ref("D4", eq), self.d4),
+            ("K1", "KKT recovery vs solver multipliers, every block: max |diff|",
+             ref("K1", "thesis §3.2.4, App. A"), self.k1),
+            ("K2", "complementary slackness, independent dual x primal: max |mult * slack|",
+             ref("K2", "thesis §3.2.4"), self.k2),
+            ("C1", "closed form d(w, psi), beta optimized out, vs primal d: max |diff|",
+             ref("C1", "thesis (3.11), (3.27)"), self.c1),
+            ("C2", "closed form d(w, psi, beta) with the solver's beta vs primal d: max |diff|",
+             ref("C2", "thesis (3.13)"), self.c2),
+            ("C3", "optimal beta vs the solver's multiplier of sum(d) = 1: |diff|",
+             ref("C3", "thesis (3.16)"), self.c3),
+            ("C4", "best response: fast path vs derived (cvxpy): max |diff| / tol of Theta, d",
+             ref("C4", "thesis (2.2), (3.10)"), self.c4),
+            ("C5", "independent dual's d(w) vs primal d: l1 distance (tol = sqrt bound)",
+             ref("C5", "thesis (3.11); Pinsker"), self.c5),
+            ("F1", "numpy fast paths of R, R*, grad R* vs the cvxpy expressions: max rel diff",
+             ref("F1", "thesis (3.6), (3.13), (3.14)"), self.f1),
+            ("R1", "range bound: max(R - B, -R) on the capped simplex, |R(d0)| (<= tol)",
+             ref("R1", "thesis §3.2.5"), self.r1),
+            ("R2", "modulus: min (Bregman_R - sigma/2 |y-x|_1^2) / |y-x|_1^2 (>= -tol)",
+             ref("R2", "thesis Lemma 3.7 (Pinsker)"), self.r2),
+            ("R3", "eta and bounds stated by the class vs theory from (sigma, B): max rel diff",
+             ref("R3", "thesis Thms 3.10, 3.12"), self.r3),
+        ]
+        for rid, label, reference, fn in specs:
+            if rid in ("F1", "R1", "R2") and not regular:
+                rows.append(Row(rid, label, reference, None, None, NA,
+                                "not a regularized-LPBoost formulation (no declared R, sigma, B)"))
+                continue
+            self.log(f"{rid} {label.split(':')[0]}")
+            rows.append(guarded(rid, label, reference, fn))
+        return self.solver_rows + rows
+
+    # D1 ----------------------------------------------------------------------------------------
+    def d1(self):
+        cert = self.certificate()
+        P, theta_c = cert.primal_value, cert.dual_value
+        violation = theta_c - P
+        detail = f"certificate: Theta = {theta_c:.10g}, P = {P:.10g}"
+        try:
+            dual = self.dual()
+            if dual.theta is not None and math.isfinite(dual.theta):
+                violation = max(violation, dual.theta - P)
+                detail += f"; independent dual: Theta = {dual.theta:.10g}"
+        except StepFailed as exc:
+            detail += f"; independent dual not available ({exc})"
+        tolerance = scaled(self.tol, P, theta_c)
+        ok = violation <= tolerance
+        if not ok:
+            detail = (f"formulation {self.f.name!r}: weak duality fails, Theta > P at exactly "
+                      f"feasible points (its primal and dual are not a Lagrangian pair); "
+                      + detail)
+        return violation, tolerance, ok, detail
+
+    # D2 ----------------------------------------------------------------------------------------
+    def d2(self):
+        model, primal = self.primal()
+        cert = self.certificate()
+        dual = self.dual()
+        P, theta = cert.primal_value, dual.theta
+        if not math.isfinite(theta):
+            return math.inf, None, False, (f"the independent dual's point has Theta = {theta} "
+                                           f"(dual solver: {dual.solver})")
+        gap = abs(P - theta)
+        tolerance = scaled(self.tol, P, theta)
+        detail = (f"P = {P:.10g}, Theta = {theta:.10g} (primal: {primal.solver}; dual: "
+                  f"{dual.solver}; certificate gap {cert.gap:.3g})")
+        return gap, tolerance, gap <= tolerance, detail
+
+    # D3 ----------------------------------------------------------------------------------------
+    def _dual_points(self) -> list[tuple[str, Multipliers]]:
+        f, U = self.f, self.U
+        points = []
+        try:
+            dual = self.dual()
+            points.append(("independent dual", Multipliers(dual.point)))
+            points.append(("independent dual, beta free",
+                           Multipliers({k: v for k, v in dual.point.items() if k != "beta"})))
+        except StepFailed:
+            pass
+        try:
+            cert = self.certificate()
+            points.append(("certificate", Multipliers(cert.point)))
+        except StepFailed:
+            pass
+        names = f.dual(U).variables
+        for i in range(2):
+            point = {"w": self.rng.dirichlet(np.ones(U.shape[1]))}
+            if "psi" in names:
+                point["psi"] = self.rng.exponential(0.05, size=f.N) * (i > 0)
+            points.append((f"random point {i + 1}", f.dual_feasible(U, point)))
+        return points
+
+    def d3(self):
+        f, U = self.f, self.U
+        if type(f).dual_objective is Formulation.dual_objective:
+            return not_applicable("dual_objective is the derived one (no fast path to compare)")
+        worst, where, detail = 0.0, "", []
+        tolerance = self.tol
+        for name, point in self._dual_points():
+            fast = f.dual_objective(U, point)
+            reference = f.dual_objective_reference(U, point)
+            if not (math.isfinite(fast) and math.isfinite(reference)):
+                if (fast == reference) or (not math.isfinite(fast) and fast < 0
+                                           and not math.isfinite(reference) and reference < 0):
+                    continue
+                return math.inf, None, False, (f"at the {name}: numpy Theta = {fast}, dual model "
+                                               f"= {reference}")
+            diff = abs(fast - reference)
+            tol_here = scaled(self.tol, fast, reference)
+            if diff / tol_here > worst / max(tolerance, 1e-300):
+                worst, tolerance, where = diff, tol_here, name
+            detail.append(f"{name}: {fast:.10g} vs {reference:.10g}")
+        return worst, tolerance, worst <= tolerance, f"worst at {where or '-'}; " + "; ".join(
+            detail)
+
+    # D4 ----------------------------------------------------------------------------------------
+    def d4(self):
+        f, U = self.f, self.U
+        model = f.primal(U)
+        d_solver = self.primal_d()
+        points = [("primal solution", f.primal_feasible(d_solver))]
+        nu = getattr(f, "nu", 1.0)
+        points += [(f"random point {i + 1}", d) for i, d in
+                   enumerate(_random_capped(self.rng, f.N, nu, 3))]
+        worst, tolerance, compared, notes = 0.0, self.tol, 0, []
+        for name, d in points:
+            numpy_value = f.primal_objective(U, d)
+            for variable in model.problem.variables():
+                variable.value = None
+            model.variables["d"].value = np.maximum(d, 0.0)
+            f.set_auxiliary(U, model, d)
+            if any(v.value is None for v in model.problem.variables()):
+                notes.append(f"{name}: the model has variables set_auxiliary does not fill")
+                continue
+            violation = max((float(np.max(c.violation())) for c in model.problem.constraints),
+                            default=0.0)
+            if violation > 1e-7:
+                continue  # outside the model's feasible set (e.g. SoftBoost's edge bound)
+            model_value = model.problem.objective.value
+            model_value = math.inf if model_value is None else float(model_value)
+            if not math.isfinite(numpy_value) or not math.isfinite(model_value):
+                return math.inf, None, False, (f"at the {name}: numpy P = {numpy_value}, model "
+                                               f"objective = {model_value}")
+            compared += 1
+            diff = abs(numpy_value - model_value)
+            tol_here = scaled(self.tol, numpy_value, model_value)
+            if diff / tol_here > worst / tolerance:
+                worst, tolerance = diff, tol_here
+            notes.append(f"{name}: {numpy_value:.10g} vs {model_value:.10g}")
+        if not compared:
+            return not_applicable("no point at which the model's objective is defined: "
+                                  + "; ".join(notes))
+        return worst, tolerance, worst <= tolerance, "; ".join(notes)
+
+    # K1 ----------------------------------------------------------------------------------------
+    def k1(self):
+        f, U = self.f, self.U
+        model, primal = self.primal()
+        cert = self.certificate()
+        recovered = f.recover_dual(U, primal.values["d"])
+        solver = primal.multipliers
+        worst, blocks = 0.0, []
+        magnitude = 0.0
+        for name in model.constraints:
+            a = np.atleast_1d(np.asarray(recovered.point.get(name), dtype=float))
+            b = np.atleast_1d(np.asarray(solver.get(name), dtype=float))
+            if a.shape != b.shape:
+                return math.inf, None, False, f"block {name}: recovered shape {a.shape}, solver " \
+                                              f"{b.shape}"
+            diff = float(np.max(np.abs(a - b), initial=0.0))
+            magnitude = max(magnitude, float(np.max(np.abs(b), initial=0.0)))
+            worst = max(worst, diff)
+            blocks.append(f"{name} {diff:.2g}")
+        tolerance = scaled(self.tol, magnitude)
+        residual_ok = recovered.residual <= tolerance
+        detail = f"residual {recovered.residual:.2g}; |recovered - solver|: " + ", ".join(blocks)
+        if worst <= tolerance and residual_ok:
+            return worst, tolerance, True, detail
+        # multipliers need not be unique (LP vertices, duplicate columns): the recovered point
+        # must then be dual-optimal
+        point = f.dual_feasible(U, recovered.point)
+        theta = f.dual_objective(U, point)
+        P = cert.primal_value
+        tol_theta = scaled(self.tol, P, theta if math.isfinite(theta) else 0.0)
+        optimal = math.isfinite(theta) and theta >= P - tol_theta
+        detail += (f"; multipliers differ, the recovered point has Theta = {theta:.10g} vs "
+                   f"P = {P:.10g}" + (" (dual-optimal: multipliers not unique)" if optimal
+                                      else " (not dual-optimal)"))
+        return worst, tolerance, bool(residual_ok and optimal), detail
+
+    # K2 ----------------------------------------------------------------------------------------
+    def k2(self):
+        f = self.f
+        model, primal = self.primal()
+        dual = self.dual()
+        for key, variable in model.variables.items():
+            variable.value = primal.values.get(key)
+        worst, magnitude, parts = 0.0, 0.0, []
+        for name, constraint in model.constraints.items():
+            if type(constraint).__name__ in ("Equality", "Zero"):
+                continue
+            multiplier = dual.values.get(name)
+            if multiplier is None:
+                parts.append(f"{name}: no dual variable of that name")
+                continue
+            multiplier = np.clip(np.atleast_1d(np.asarray(multiplier, dtype=float)), 0, None)
+            slack = np.clip(-np.atleast_1d(np.asarray(constraint.expr.value, dtype=float)), 0,
+                            None)
+            if multiplier.shape != slack.shape:
+                return math.inf, None, False, f"{name}: dual variable has shape " \
+                                              f"{multiplier.shape}, constraint {slack.shape}"
+            product = float(np.max(multiplier * slack, initial=0.0))
+            magnitude = max(magnitude, float(np.max(multiplier, initial=0.0)))
+            worst = max(worst, product)
+            parts.append(f"{name} {product:.2g}")
+        if not parts:
+            return not_applicable("the primal model has no named inequality block")
+        tolerance = scaled(self.tol, magnitude)
+        caps = ""
+        nu = getattr(f, "nu", None)
+        if nu is not None and nu > 1:
+            d = self.primal_d()
+            caps = f"; {int(np.sum(d >= 1.0 / nu - 1e-7))} caps d_n = 1/nu active"
+        return worst, tolerance, worst <= tolerance, "max over blocks: " + ", ".join(parts) + caps
+
+    # C1-C3 --------------------------------------------------------------------------------------
+    def _closed_form(self, with_beta: bool):
+        f, U = self.f, self.U
+        if not f.capabilities.strictly_convex:
+            return not_applicable("the primal is not strictly convex: d is not a function of "
+                                  "the dual point")
+        model, primal = self.primal()
+        point = Multipliers({k: v for k, v in primal.multipliers.items()
+                             if with_beta or k != "beta"})
+        if with_beta and point.get("beta") is None:
+            return not_applicable("the primal has no normalization block 'beta'")
+        closed = f.d_from_dual(U, point)
+        if closed is None:
+            return not_applicable("the formulation declares no closed form d(dual point)")
+        d = self.primal_d()
+        diff = float(np.max(np.abs(np.asarray(closed, dtype=float) - d)))
+        tolerance, why = self.map_tolerance()
+        return diff, tolerance, diff <= tolerance, f"at the primal solver's multipliers; {why}"
+
+    def map_tolerance(self) -> tuple[float, str]:
+        """Tolerance of a d computed from a dual point: grad R* is (1/sigma)-Lipschitz from the
+        sup norm to l1 (R is sigma-strongly convex in l1) and its argument is -eta s, so an error
+        of tol in the multipliers moves d by up to tol * eta / sigma."""
+        f = self.f
+        if isinstance(f, RegularizedLPBoost):
+            factor = float(f.eta) / float(f.modulus())
+            return self.tol * (1.0 + factor), f"tol * (1 + eta/sigma), eta/sigma = {factor:.3g}"
+        return self.tol, "tol"
+
+    def c1(self):
+        return self._closed_form(False)
+
+    def c2(self):
+        return self._closed_form(True)
+
+    def c3(self):
+        f, U = self.f, self.U
+        model, primal = self.primal()
+        if "beta" not in model.constraints:
+            return not_applicable("the primal has no normalization block 'beta'")
+        if not callable(getattr(f, "optimal_beta", None)):
+            return not_applicable("the formulation has no optimal_beta")
+        point = Multipliers({k: v for k, v in primal.multipliers.items() if k != "beta"})
+        beta = float(f.optimal_beta(U, point))
+        solver_beta = float(primal.multipliers["beta"])
+        diff = abs(beta - solver_beta)
+        tolerance = scaled(self.tol, solver_beta)
+        return diff, tolerance, diff <= tolerance, (f"optimal_beta {beta:.10g}, solver "
+                                                    f"{solver_beta:.10g}")
+
+    # C4 ----------------------------------------------------------------------------------------
+    def c4(self):
+        f, U = self.f, self.U
+        if type(f).best_response is Formulation.best_response:
+            return not_applicable("best_response is the derived one (no fast path to compare)")
+        ws = [("random w", self.rng.dirichlet(np.ones(U.shape[1])))]
+        try:
+            ws.insert(0, ("independent dual's w", np.asarray(self.dual().point["w"], float)))
+        except StepFailed:
+            pass
+        d_tol, why = self.map_tolerance()
+        worst, parts = 0.0, []
+        for name, w in ws:
+            fast = f.best_response(U, w)
+            reference = f.best_response_reference(U, w)
+            ref_theta = f.dual_objective_reference(U, reference.point)
+            if not math.isfinite(ref_theta):
+                ref_theta = reference.dual_value
+            if not (math.isfinite(fast.dual_value) and math.isfinite(ref_theta)):
+                return math.inf, 1.0, False, (f"at the {name}: fast Theta {fast.dual_value}, "
+                                              f"derived {ref_theta}")
+            ratio = abs(fast.dual_value - ref_theta) / scaled(self.tol, fast.dual_value,
+                                                               ref_theta)
+            d_diff = 0.0
+            if fast.d is not None and reference.d is not None:
+                # the derived d comes from a solver's psi and beta: the map's tolerance
+                d_diff = float(np.max(np.abs(np.asarray(fast.d) - np.asarray(reference.d))))
+            worst = max(worst, ratio, d_diff / d_tol)
+            parts.append(f"{name}: Theta {fast.dual_value:.10g} vs {ref_theta:.10g}, "
+                         f"max |d diff| {d_diff:.2g}")
+        return worst, 1.0, worst <= 1.0, (f"Theta within tol*(1+|Theta|), d within {why}; "
+                                          + "; ".join(parts))
+
+    # C5 ----------------------------------------------------------------------------------------
+    def c5(self):
+        f, U = self.f, self.U
+        if not isinstance(f, RegularizedLPBoost):
+            return not_applicable("no declared modulus sigma (not a regularized-LPBoost "
+                                  "formulation)")
+        cert = self.certificate()
+        dual = self.dual()
+        induced = f.certify(U, Multipliers(w=dual.point["w"]))
+        sigma, eta = float(f.modulus()), float(f.eta)
+        if not sigma > 0:
+            return math.inf, None, False, f"declared modulus sigma = {sigma} is not positive"
+        gaps = (max(induced.gap, 0.0), max(cert.gap, 0.0))  # never a negative gap into sqrt
+        radius = sum(math.sqrt(2.0 * eta * g / sigma) for g in gaps)
+        distance = float(np.abs(np.asarray(induced.d) - self.primal_d()).sum())
+        tolerance = radius + self.tol
+        return distance, tolerance, distance <= tolerance, (
+            f"bound sum of sqrt(2 eta gap / sigma) over the two certified gaps "
+            f"({induced.gap:.2g}, {cert.gap:.2g}) = {radius:.2g}")
+
+    # F1 ----------------------------------------------------------------------------------------
+    def f1(self):
+        f, U = self.f, self.U
+        base = RegularizedLPBoost
+        paths = [name for name in ("regularizer_value", "conjugate_value", "conjugate_gradient")
+                 if getattr(type(f), name) is not getattr(base, name)]
+        if not paths:
+            return not_applicable("no numpy fast path of R, R* or grad R*")
+        nu = f.nu
+        ds = [self.primal_d().clip(0, None), np.asarray(f.d0, dtype=float)]
+        ds += _random_capped(self.rng, f.N, nu, 3)
+        ds += capped_vertices(f.N, nu, f.d0, self.rng, limit=4)[:2]
+        ds = [np.minimum(d, 1.0 / nu) for d in ds]
+        ys = []
+        model, primal = self.primal()
+        mult = primal.multipliers
+        s = f._slack_margins(U, mult)
+        if mult.get("beta") is not None:
+            ys.append(-f.eta * (s + float(mult["beta"])))
+        for _ in range(2):
+            w = self.rng.dirichlet(np.ones(U.shape[1]))
+            point = Multipliers(w=w)
+            s = f._slack_margins(U, point)
+            ys.append(-f.eta * (s + f.optimal_beta(U, point)))
+        ys += [y - 0.5 for y in ys[:2]]
+        worst, parts = 0.0, []
+
+        def compare(name, fast, reference):
+            nonlocal worst
+            fast = np.atleast_1d(np.asarray(fast, dtype=float))
+            reference = np.atleast_1d(np.asarray(reference, dtype=float))
+            both_inf = ~np.isfinite(fast) & ~np.isfinite(reference)
+            if np.any(np.isfinite(fast) != np.isfinite(reference)):
+                raise AssertionError(f"{name}: fast path {fast} vs cvxpy {reference} "
+                                     "(finite on one side only)")
+            diff = np.where(both_inf, 0.0, np.abs(fast - reference))
+            rel = float(np.max(diff / (1.0 + np.max(np.abs(np.where(both_inf, 0, reference)))),
+                               initial=0.0))
+            if rel > worst:
+                worst = rel
+                parts.append(f"{name}: rel diff {rel:.2g}")
+
+        try:
+            for d in ds:
+                if "regularizer_value" in paths:
+                    compare("R(d)", f.regularizer_value(d), base.regularizer_value(f, d))
+            for y in ys:
+                if "conjugate_value" in paths:
+                    compare("R*(y)", f.conjugate_value(y), base.conjugate_value(f, y))
+                if "conjugate_gradient" in paths:
+                    compare("grad R*(y)", f.conjugate_gradient(y),
+                            base.conjugate_gradient(f, y))
+        except AssertionError as exc:
+            return math.inf, None, False, str(exc)
+        return worst, self.tol, worst <= self.tol, (
+            f"fast paths {', '.join(paths)} at {len(ds)} points d and {len(ys)} points y"
+            + ("; " + "; ".join(parts[-2:]) if parts else ""))
+
+    # R1 ----------------------------------------------------------------------------------------
+    def _R(self, d: np.ndarray) -> float:
+        return RegularizedLPBoost.regularizer_value(self.f, d)
+
+    def r1(self):
+        f = self.f
+        B = float(f.range_bound())
+        nu = f.nu
+        d0 = np.asarray(f.d0, dtype=float)
+        points = capped_vertices(f.N, nu, d0, self.rng, limit=120)
+        n_vertices = len(points)
+        points += _random_capped(self.rng, f.N, nu, 20)
+        worst, where = -math.inf, ""
+        tolerance = scaled(self.tol, B)
+        for i, d in enumerate(points):
+            R = self._R(d)
+            if not math.isfinite(R):
+                return math.inf, None, False, (f"R = {R} at a point of the capped simplex "
+                                               f"({'vertex' if i < n_vertices else 'random'})")
+            excess = max(R - B, -R)
+            if excess > worst:
+                kind = "vertex" if i < n_vertices else "random point"
+                worst, where = excess, f"R = {R:.10g} at a {kind}"
+        at_d0 = abs(self._R(d0))
+        if at_d0 > worst:
+            worst, where = at_d0, f"R(d0) = {at_d0:.3g}"
+        return worst, tolerance, worst <= tolerance, (
+            f"declared B = {B:.10g}; {n_vertices} vertices and 20 random points; worst: {where}")
+
+    # R2 ----------------------------------------------------------------------------------------
+    def r2(self):
+        f = self.f
+        sigma = float(f.modulus())
+        nu, N = f.nu, f.N
+        d0 = np.asarray(f.d0, dtype=float)
+        rng = self.rng
+        vertices = capped_vertices(N, nu, d0, rng, limit=6)
+        xs = [0.9 * v + 0.1 * d0 for v in vertices[:4]] + [d0]
+        xs += [0.5 * d + 0.5 * d0 for d in _random_capped(rng, N, nu, 2)]
+        worst, where, pairs = math.inf, "", 0
+        for x in xs:
+            grad = RegularizedLPBoost.regularizer_gradient(f, x)
+            Rx = self._R(x)
+            ys = []
+            room_up, room_down = 1.0 / nu - x, x
+            support = np.flatnonzero(x > 1e-3 / N)
+            # a balanced move along x itself (the direction where Pinsker is tight)
+            signs = np.ones(N)
+            order = np.argsort(-x)
+            total = 0.0
+            for n in order:
+                signs[n] = -1.0 if total > 0 else 1.0
+                total += signs[n] * x[n]
+            v = x * signs
+            v -= x * (v.sum() / x.sum())
+            for step in (0.3, 0.05):
+                t = step
+                limit = np.min(np.where(v > 0, room_up / np.maximum(v, 1e-300),
+                                        np.where(v < 0, room_down / np.maximum(-v, 1e-300),
+                                                 np.inf)))
+                t = min(t, 0.9 * limit)
+                ys.append(x + t * v)
+            # two-coordinate moves
+            for _ in range(2):
+                i, j = rng.choice(support, size=2, replace=False) if support.size > 1 else (0, 1)
+                amount = 0.5 * min(room_up[i], room_down[j])
+                y = x.copy()
+                y[i] += amount
+                y[j] -= amount
+                ys.append(y)
+            ys += _random_capped(rng, N, nu, 2) + vertices[:2]
+            for y in ys:
+                norm = float(np.abs(y - x).sum())
+                if norm < 1e-9:
+                    continue
+                bregman = self._R(y) - Rx - float(grad @ (y - x))
+                margin = (bregman - 0.5 * sigma * norm ** 2) / norm ** 2
+                pairs += 1
+                if margin < worst:
+                    worst, where = margin, f"Bregman {bregman:.4g} at |y-x|_1 = {norm:.3g}"
+        tolerance = self.tol
+        return worst, tolerance, worst >= -tolerance, (
+            f"declared sigma = {sigma:.6g}; {pairs} pairs; worst: {where}")
+
+    # R3 ----------------------------------------------------------------------------------------
+    def r3(self):
+        f = self.f
+        stated = [name for name in ("default_eta", "iteration_bound")
+                  if callable(getattr(f, name, None))]
+        regular = isinstance(f, RegularizedLPBoost)
+        if not regular:
+            if stated:
+                return math.inf, None, False, (f"the class states {', '.join(stated)} but "
+                                               "declares no (sigma, B) to derive them from")
+            return not_applicable("no eta or bound stated by the class, and no (sigma, B)")
+        sigma, B, eps = float(f.modulus()), float(f.range_bound()), float(f.eps)
+        eta_theory = theory.default_eta(eps, B, sigma)
+        values = {"eps": eps, "eta": float(f.eta), "nu": float(f.nu), "N": f.N,
+                  "sigma": sigma, "modulus": sigma, "B": B, "range_bound": B}
+        worst, parts = 0.0, []
+
+        def compare(name, got, want):
+            nonlocal worst
+            rel = abs(float(got) - float(want)) / (1.0 + abs(float(want)))
+            worst = max(worst, rel)
+            parts.append(f"{name}: {float(got):.10g} vs theory {float(want):.10g}")
+
+        compare("eta in use", f.eta, eta_theory)
+        for name in stated:
+            method = getattr(f, name)
+            parameters = inspect.signature(method).parameters
+            rules = ("simple", "practical") if any(p in parameters for p in
+                                                   ("stopping", "rule")) else (None,)
+            for rule in rules:
+                kwargs = {}
+                for p in parameters.values():
+                    if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                        continue
+                    if p.name in values:
+                        kwargs[p.name] = values[p.name]
+                    elif p.name in ("stopping", "rule"):
+                        kwargs[p.name] = rule
+                    elif p.default is p.empty:
+                        raise TypeError(f"{name}() takes a parameter {p.name!r} the verifier "
+                                        "cannot supply")
+                got = method(**kwargs)
+                if name == "default_eta":
+                    compare("default_eta()", got, eta_theory)
+                else:
+                    want = theory.iteration_bound(eps, float(f.eta), sigma, rule or "simple")
+                    compare(f"iteration_bound({rule or ''})", got, want)
+        return worst, self.tol, worst <= self.tol, "; ".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# run checks
+# --------------------------------------------------------------------------------------------
+
+def lp_value(U: np.ndarray, nu: float) -> float:
+    """P_LP: the soft-margin LP (2.3) on the columns U, solved by HiGHS through scipy (an
+    independent solve: no formulation code)."""
+    from ..algorithms.totally_corrective import independent_lp_value
+
+    return independent_lp_value(U, nu)
+
+
+def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
+             full_lp_note: str = "") -> list[Row]:
+    """A1, A2, the algorithm's claims and G1 on a finished run."""
+    from ..algorithms import algorithm_class
+    from ..margins import soft_margin
+
+    rows = []
+    solved = [r for r in result.history if r.solved]
+    slack = tol + 2.0 * max((max(r.duality_gap or 0.0, 0.0) for r in solved), default=0.0)
+    algorithm = algorithm_class(result.algorithm)
+    area = algorithm.reference or result.algorithm
+    rows.append(guarded("A1", "converged: T (the algorithm's stopping rule was met)",
+                        ref("A1", area), lambda: (float(result.iterations), None,
+                                                  bool(result.success), result.message)))
+
+    def a2():
+        residuals = [r.kkt_residual for r in solved if r.kkt_residual is not None]
+        if not residuals:
+            return not_applicable("no KKT residual was recorded")
+        worst = max(residuals)
+        return worst, tol, worst <= tol, f"max over {len(residuals)} master solves"
+
+    rows.append(guarded("A2", "KKT residual at every iteration: max residual",
+                        ref("A2", "thesis §3.2.4"), a2))
+    try:
+        claims = algorithm.claims(result, f, tol)
+    except Exception as exc:  # noqa: BLE001
+        rows.append(Row("claims", f"claims of algorithm {result.algorithm!r}", area, None, None,
+                        FAIL, f"raised {_err(exc)}"))
+        claims = []
+    for claim in claims:
+        status = NA if claim.ok is None else (PASS if claim.ok else FAIL)
+        rows.append(Row(claim.check_id, claim.label, claim.reference, claim.value,
+                        claim.tolerance, status, claim.detail))
+
+    def g1():
+        if full_lp is None:
+            return not_applicable(full_lp_note or "the oracle cannot enumerate its class")
+        if result.columns.shape[1] == 0:
+            return -math.inf, slack, False, "the output keeps no hypothesis"
+        w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
+        if not w.sum() > 0:
+            return -math.inf, slack, False, "the output weights are all zero"
+        nu = float(getattr(f, "nu", 1.0))
+        margin = soft_margin(result.columns @ (w / w.sum()), nu)
+        eps = float(f.eps)
+        value = margin - (full_lp - eps)
+        return value, slack, value >= -slack, (f"soft margin {margin:.8g}, LP over the whole "
+                                               f"class {full_lp:.8g}, eps {eps:g}")
+
+    rows.append(guarded("G1", "certified: soft margin(w^T) - (LP over the whole class - eps)",
+                        ref("G1", "thesis (2.2), (2.3), Lemma 3.3"), g1))
+    return rows
+
+
+def full_class_lp_value(columns: np.ndarray, nu: float, gap: float = 1e-10,
+                        max_rounds: int = 500) -> tuple[float, float]:
+    """The LP (2.3) over a whole (finite) hypothesis class, by constraint generation with HiGHS.
+
+    Returns a certified bracket (lower, upper): ``lower`` is the LP value on the generated
+    columns, ``upper = max_h u^h.d`` at its d (any capped d gives an upper bound of the min-max).
+    Memory stays at the column matrix (the direct LP on 30 000 stumps needs gigabytes).
+    """
+    from ..algorithms.totally_corrective import independent_lp_value_and_d
+
+    columns = np.asarray(columns, dtype=float)
+    N, K = columns.shape
+    if K <= 200:
+        value = independent_lp_value_and_d(columns, nu)[0]
+        return value, value
+    d = np.full(N, 1.0 / N)
+    chosen = list(np.argsort(-(columns.T @ d))[:20])
+    lower, upper = -math.inf, math.inf
+    for _ in range(max_rounds):
+        lower, d = independent_lp_value_and_d(columns[:, chosen], nu)
+        edges = columns.T @ d
+        upper = min(upper, float(edges.max()))
+        if upper - lower <= gap:
+            break
+        violated = np.argsort(-edges)[:20]
+        new = [int(j) for j in violated if edges[j] > lower + gap and j not in set(chosen)]
+        if not new:
+            break
+        chosen += new
+    return lower, upper

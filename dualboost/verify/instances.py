@@ -1,18 +1,36 @@
 """The built-in instances the verifier runs every formulation on.
 
-* ``breast_cancer``: scikit-learn's breast cancer data with the exact stump oracle, nu = 0.2 N;
-  the LP over every distinct stump gives the certified optimum.
-* ``worst_case:N``: the LPBoost lower-bound instance of thesis Thm 2.5 / Fig. 2.8 (spec §3.4),
-  nu = 1, with its N/2 + 1 columns as a finite hypothesis class.
-* ``random:SEED``: a random continuous U (N = 40, t = 8) for the duality checks at nu = 1 and
-  nu = 5.5 (a fractional cap), and a pool of 400 random +-1 hypotheses on N = 60 examples as a
-  finite class for the run checks (the thesis's own test setting, spec §5.6, at nu = 6).
+An :class:`Instance` holds *duality cases* (a column matrix U with a cap nu and a prior d0: the
+formulation's primal and dual are solved independently on it, docs/theory.md D1-R3) and *runs* (a
+finite or enumerable hypothesis class with nu, eps and d0: a boosting run with the formulation's
+default algorithm, A1-A2, the algorithm's claims and G1).
+
+Presets (``--instances``):
+
+* ``quick``: N = 12 examples; U has 5 random continuous columns, a duplicate column and a
+  constant column, two hard examples (every hypothesis is wrong on them) with a small prior
+  weight, and a non-uniform d0; cases nu = 1 and nu = 3.5 (the caps bind at the optimum); one
+  tiny boosting run on a pool of 24 random +-1 hypotheses (nu = 2, eps = 0.2, non-uniform d0).
+  About 1-3 s per formulation.
+* ``random[:SEED]``: N = 40, 8 random continuous columns plus a duplicate and a constant column;
+  cases nu = 1 (uniform d0), nu = 5.5 (non-uniform d0, binding caps) and nu = N (the capped
+  simplex is one point); runs: a pool of 400 random +-1 hypotheses on N = 60 (nu = 6, eps = 0.1,
+  the thesis's own test setting) and a small-N, large-eps run (N = 10, eps = 0.5) where the
+  iteration bound is within reach.
+* ``worst_case[:N]``: the LPBoost lower-bound instance of thesis Thm 2.5 / Fig. 2.8 (N even,
+  default 20), nu = 1, with its N/2 + 1 columns as a finite class (LPBoost needs >= N/2
+  iterations there, docs/theory.md L6).
+* ``breast_cancer``: scikit-learn's breast cancer data; 12 distinct stump columns for the duality
+  case (nu = 0.2 N) and the exact stump oracle for the run; the LP (2.3) over every distinct stump
+  is solved once for G1 and shared by all formulations.
+
+The default set is ``random,worst_case,breast_cancer``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,58 +38,160 @@ from ..data import load_dataset, lpboost_worst_case
 from ..errors import DualBoostInputError
 from ..oracles import make_oracle
 
+__all__ = ["DualityCase", "Instance", "RunCase", "default_instances", "instance_by_name",
+           "DEFAULT_INSTANCES"]
+
+DEFAULT_INSTANCES = "random,worst_case,breast_cancer"
+
+
+@dataclass
+class DualityCase:
+    """A column matrix with its cap and prior (d0 None: uniform)."""
+
+    name: str
+    U: np.ndarray
+    nu: float
+    d0: np.ndarray | None = None
+    seed: int | None = None
+    eps: float = 0.1
+    #: the instance is built so that some d_n = 1/nu at the optimum (recorded in the metadata)
+    caps_should_bind: bool = False
+
+
+@dataclass
+class RunCase:
+    """A boosting run: a fitted-oracle factory, the parameters, and (for G1) the whole class."""
+
+    name: str
+    make_oracle: Callable
+    N: int
+    nu: float
+    eps: float
+    d0: np.ndarray | None = None
+    seed: int | None = None
+    max_iter: int = 500
+    #: the columns of the whole hypothesis class (for G1), or None
+    all_columns: Callable[[], np.ndarray] | None = None
+    #: extra formulation parameters for this run (e.g. a small eta)
+    params: dict = field(default_factory=dict)
+
 
 @dataclass
 class Instance:
     name: str
-    #: (column matrix for the duality checks, nu) pairs
-    duality_cases: list[tuple[np.ndarray, float]]
-    #: builds a fitted oracle for the run checks, or None for no run
-    make_run_oracle: Callable | None
-    N: int
-    run_nu: float
-    run_eps: float
+    cases: list[DualityCase]
+    runs: list[RunCase]
 
 
-def breast_cancer(eps: float = 0.05) -> Instance:
-    data = load_dataset("breast_cancer")
-    oracle = make_oracle("stumps").fit(data.X, data.y)
-    # a small, fixed set of distinct stump columns for the duality checks
-    columns, _ = oracle.all_columns()
-    picks = np.random.default_rng(0).choice(columns.shape[1], size=12, replace=False)
-    nu = 0.2 * data.N
-    return Instance("breast_cancer", [(columns[:, np.sort(picks)], nu)],
-                    lambda: make_oracle("stumps").fit(data.X, data.y), data.N, nu, eps)
+def _nonuniform(rng: np.random.Generator, N: int, low: float = 0.5, high: float = 1.5):
+    d0 = rng.uniform(low, high, size=N)
+    return d0 / d0.sum()
+
+
+def _with_duplicate_and_constant(U: np.ndarray, constant: float) -> np.ndarray:
+    return np.column_stack([U, U[:, 0], np.full(U.shape[0], constant)])
+
+
+def _finite_run(name, pool, labels, nu, eps, d0=None, seed=None, max_iter=500, params=None):
+    def oracle():
+        return make_oracle("finite", hypotheses=pool).fit(None, labels)
+
+    def columns():
+        return oracle().all_columns()[0]
+
+    return RunCase(name, oracle, pool.shape[0], nu, eps, d0, seed, max_iter, columns,
+                   dict(params or {}))
+
+
+def quick_instance(seed: int = 0) -> Instance:
+    rng = np.random.default_rng(seed)
+    N = 12
+    U = rng.uniform(-1, 1, size=(N, 5))
+    U[:2] = rng.uniform(-0.95, -0.7, size=(2, 5))  # two hard examples: the caps bind on them
+    U = _with_duplicate_and_constant(U, -0.3)
+    d0 = _nonuniform(rng, N)
+    d0[:2] *= 0.5  # hard examples with a small prior
+    d0 /= d0.sum()
+    pool = np.sign(rng.normal(size=(N, 24)))
+    pool[pool == 0] = 1.0
+    labels = np.sign(rng.normal(size=N))
+    labels[labels == 0] = 1.0
+    run_d0 = _nonuniform(rng, N)
+    cases = [DualityCase("nu=1, d0 non-uniform", U, 1.0, d0, seed),
+             DualityCase("nu=3.5, d0 non-uniform, caps bind", U, 3.5, d0, seed,
+                         caps_should_bind=True)]
+    runs = [_finite_run("run: 24-hypothesis pool, nu=2, eps=0.2, d0 non-uniform", pool,
+                        labels, 2.0, 0.2, run_d0, seed, max_iter=60)]
+    return Instance(f"quick:{seed}" if seed else "quick", cases, runs)
+
+
+def random_instance(seed: int = 0) -> Instance:
+    rng = np.random.default_rng(seed)
+    N = 40
+    U = rng.uniform(-1, 1, size=(N, 8))
+    U[:3] = rng.uniform(-0.9, -0.6, size=(3, 8))
+    U = _with_duplicate_and_constant(U, -0.05)
+    d0 = _nonuniform(rng, N, 0.2, 1.8)
+    cases = [DualityCase("nu=1, d0 uniform", U, 1.0, None, seed),
+             DualityCase("nu=5.5, d0 non-uniform, caps bind", U, 5.5, d0, seed,
+                         caps_should_bind=True),
+             DualityCase(f"nu=N={N}, d0 uniform", U, float(N), None, seed)]
+    pool = np.sign(rng.normal(size=(60, 400)))
+    pool[pool == 0] = 1.0
+    labels = np.sign(rng.normal(size=60))
+    labels[labels == 0] = 1.0
+    small = np.sign(rng.normal(size=(10, 40)))
+    small[small == 0] = 1.0
+    small_labels = np.ones(10)
+    runs = [_finite_run("run: 400-hypothesis pool, N=60, nu=6, eps=0.1", pool, labels, 6.0,
+                        0.1, None, seed),
+            _finite_run("run: 40-hypothesis pool, N=10, nu=1, eps=0.5 (bound within reach)",
+                        small, small_labels, 1.0, 0.5, None, seed)]
+    return Instance(f"random:{seed}", cases, runs)
 
 
 def worst_case(N: int = 20, eps: float = 0.01) -> Instance:
     U = lpboost_worst_case(N)
     ones = np.ones(N)
-    return Instance(f"worst_case:{N}", [(U, 1.0)],
-                    lambda: make_oracle("finite", hypotheses=U).fit(None, ones), N, 1.0, eps)
+    runs = [_finite_run(f"run: Thm 2.5 instance, nu=1, eps={eps:g}", U, ones, 1.0, eps)]
+    return Instance(f"worst_case:{N}", [DualityCase("nu=1, d0 uniform", U, 1.0)], runs)
 
 
-def random_instance(seed: int = 0, eps: float = 0.1) -> Instance:
-    rng = np.random.default_rng(seed)
-    U = rng.uniform(-1, 1, size=(40, 8))
-    pool = np.sign(rng.normal(size=(60, 400)))
-    labels = np.sign(rng.normal(size=60))
-    return Instance(f"random:{seed}", [(U, 1.0), (U, 5.5)],
-                    lambda: make_oracle("finite", hypotheses=pool).fit(None, labels), 60, 6.0,
-                    eps)
+_BREAST_CANCER_COLUMNS: dict[str, np.ndarray] = {}
+
+
+def breast_cancer(eps: float = 0.05) -> Instance:
+    data = load_dataset("breast_cancer")
+
+    def oracle():
+        return make_oracle("stumps").fit(data.X, data.y)
+
+    def columns():
+        # the whole distinct stump class, built once per process and shared by formulations
+        if "all" not in _BREAST_CANCER_COLUMNS:
+            _BREAST_CANCER_COLUMNS["all"] = oracle().all_columns()[0]
+        return _BREAST_CANCER_COLUMNS["all"]
+
+    picks = np.sort(np.random.default_rng(0).choice(columns().shape[1], size=12, replace=False))
+    nu = 0.2 * data.N
+    case = DualityCase(f"12 stump columns, nu=0.2N={nu:g}", columns()[:, picks], nu, None, 0,
+                       eps)
+    run = RunCase(f"run: exact stumps, nu={nu:g}, eps={eps:g}", oracle, data.N, nu, eps,
+                  all_columns=columns)
+    return Instance("breast_cancer", [case], [run])
 
 
 def default_instances() -> list[Instance]:
-    return [random_instance(0), worst_case(20), breast_cancer()]
+    return [instance_by_name(s) for s in DEFAULT_INSTANCES.split(",")]
 
 
 def instance_by_name(spec: str) -> Instance:
-    """``random[:SEED]``, ``worst_case[:N]`` or ``breast_cancer``."""
+    """``quick``, ``random[:SEED]``, ``worst_case[:N]`` or ``breast_cancer``."""
     name, _, argument = spec.partition(":")
-    builders = {"random": random_instance, "worst_case": worst_case,
+    builders = {"quick": quick_instance, "random": random_instance, "worst_case": worst_case,
                 "breast_cancer": breast_cancer}
     if name not in builders or (argument and name == "breast_cancer"):
-        raise DualBoostInputError(f"unknown instance {spec!r}; choose from random[:SEED], "
+        raise DualBoostInputError(f"unknown instance {spec!r}; choose from quick, random[:SEED], "
                                   "worst_case[:N], breast_cancer")
     if not argument:
         return builders[name]()
