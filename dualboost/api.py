@@ -136,9 +136,9 @@ def run(
     if nu is not None or nu_frac is not None:
         # nu is validated here (count or fraction); the schema re-checks the count
         nu_value = resolve_nu(N, nu, nu_frac)
-        f_params["nu"] = nu_value
-        if "nu" in a_params:
-            a_params["nu"] = nu_value
+        for routed in (f_params, a_params):
+            if "nu" in routed:
+                routed["nu"] = nu_value
     instance = cls(N, **f_params)
     reason = algo.unsupported(instance)
     if reason:  # before the oracle is fitted, which may take long
