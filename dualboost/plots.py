@@ -22,7 +22,7 @@ def plot_history(result: BoostResult, path: str, title: str | None = None) -> No
 
     solved = [r for r in result.history if r.solved]
     t = np.array([r.t for r in solved])
-    eps = result.parameters["eps"]
+    eps = result.parameters.get("eps")
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), constrained_layout=True)
     left.plot(t, [r.primal for r in solved], "-", color="C0", label="primal P^t(d^t)")
     left.plot(t, [r.dual for r in solved], "--", color="C1", label="dual Θ^t(w^t, ψ^t)")
@@ -39,21 +39,27 @@ def plot_history(result: BoostResult, path: str, title: str | None = None) -> No
 
     if result.stopping == "lp":
         deltas, threshold, label = [r.delta_simple for r in solved], eps, "γ̂_t − P_LP^t"
-        steps = t
-    else:
+        steps, stop_label = t, "ε"
+    elif result.stopping in ("simple", "practical"):
         key = "delta_simple" if result.stopping == "simple" else "delta_practical"
         deltas = [getattr(r, key) for r in result.history]
         threshold, steps = eps / 2, all_t
         label = "δ^t" if result.stopping == "simple" else "δ̃^t"
+        stop_label = "ε/2"
+    else:  # an algorithm with another rule (SoftBoost stops on infeasibility): the gap
+        deltas, threshold, steps = [r.primal - r.dual for r in solved], None, t
+        label, stop_label = "certified gap P^t − Θ^t", ""
     positive = np.maximum(np.asarray(deltas, dtype=float), 1e-16)
     right.semilogy(steps, positive, "-o", ms=2.5, color="C3", label=label)
-    right.axhline(threshold, color="k", lw=0.8, ls="--",
-                  label=f"stop at {'ε' if result.stopping == 'lp' else 'ε/2'} = {threshold:g}")
+    if threshold is not None:
+        right.axhline(threshold, color="k", lw=0.8, ls="--",
+                      label=f"stop at {stop_label} = {threshold:g}")
     right.set_xlabel("iteration t")
     right.set_ylabel("stopping quantity")
     right.legend(fontsize=8)
     right.grid(alpha=0.3, which="both")
+    nu = result.parameters.get("nu", 1.0)
     fig.suptitle(title or f"{result.formulation}: N = {result.parameters['N']}, "
-                 f"ν = {result.parameters['nu']:g}, ε = {eps:g}, T = {result.iterations}")
+                 f"ν = {nu:g}, ε = {eps:g}, T = {result.iterations}")
     fig.savefig(path, dpi=120)
     plt.close(fig)

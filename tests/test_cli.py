@@ -597,21 +597,14 @@ def test_param_stopping_equals_the_shortcut(tmp_path, capsys) -> None:
     assert docs["param"]["weights"] == pytest.approx(docs["shortcut"]["weights"], abs=1e-9)
 
 
-def test_algorithm_lpboost_runs_a_regularized_formulation(tmp_path, capsys) -> None:
-    out = tmp_path / "a.json"
-    code = main(WC + ["--algorithm", "lpboost", "--eps", "0.1", "--json", str(out), "--quiet"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    doc = load_json(out)
-    check_common(doc)
-    assert doc["formulation"] == "erlpboost" and doc["algorithm"] == "lpboost"
-    assert doc["algorithm_parameters"] == {} and doc["stopping"] == "lp"
-    assert doc["eta"] > 0  # the formulation's eta is still resolved and reported
-    assert all(r["solved"] for r in doc["history"])  # Alg. 2.1 keeps every solved column
-    # Alg. 2.1 step (c): min_q u^q.d^(q-1) - Theta^T <= eps, with the recorded edges
-    edges = [r["edge"] for r in doc["history"]]
-    assert min(edges) - doc["history"][-1]["dual"] <= 0.1
-    assert "lpboost" in captured.out
+def test_algorithm_lpboost_refuses_a_regularized_formulation(tmp_path, capsys) -> None:
+    """Alg. 2.1's stop rule compares gamma_hat with the master value as P_LP^t (thesis (2.3)): on
+    a regularized primal that value is not P_LP^t, so the pairing is refused, exit 2, one line."""
+    code = main(WC + ["--algorithm", "lpboost", "--eps", "0.1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "cannot run formulation 'erlpboost'" in err
+    assert "Alg. 2.1" in err
 
 
 def test_vector_param_d0(tmp_path, capsys) -> None:
@@ -758,7 +751,7 @@ def test_list_json_matches_the_declarations(capsys) -> None:
         assert [p["name"] for p in entry["params"]] == [p.name for p in cls.params]
     # the pairing column agrees with the algorithms' own verdicts
     assert "erlpboost" not in entries["lpboost"]["algorithms"]
-    assert {"lpboost", "erlpboost"} <= set(entries["erlpboost"]["algorithms"])
+    assert entries["erlpboost"]["algorithms"] == ["erlpboost"]  # Alg. 2.1 needs the LP value
 
 
 def test_list_text_is_readable_in_100_columns(capsys) -> None:

@@ -269,18 +269,22 @@ def test_exported_from_package():
 # -- algorithm and declared parameters -----------------------------------------------------------
 
 
-def test_algorithm_lpboost_on_erlpboost(small):
+def test_algorithm_lpboost_on_erlpboost_is_refused(small):
     X, y = small
-    est = DualBoostClassifier(algorithm="lpboost", eps=0.05).fit(X, y)
+    with pytest.raises(ValueError, match="Alg. 2.1's stopping rule"):
+        DualBoostClassifier(algorithm="lpboost", eps=0.05).fit(X, y)
+
+
+def test_algorithm_lpboost_on_lpboost(small):
+    X, y = small
+    est = DualBoostClassifier(formulation="lpboost", algorithm="lpboost", eps=0.05).fit(X, y)
     assert est.algorithm_ == est.result_.algorithm == "lpboost"
-    assert est.result_.formulation == "erlpboost" and est.result_.stopping == "lp"
-    assert est.result_.status == "converged"
+    assert est.result_.stopping == "lp" and est.result_.status == "converged"
     # Alg. 2.1 step (c) held at the last solve: min_q u^q.d^(q-1) - Theta^T <= eps
     history = est.result_.history
     assert min(r.edge for r in history) - history[-1].dual <= 0.05
-    # every resolved parameter of both: the formulation's eta is still there, no stopping
-    names = [p.name for p in load_formulation("erlpboost").params]
-    assert list(est.parameters_) == names and est.eta_ > 0
+    names = [p.name for p in load_formulation("lpboost").params]
+    assert list(est.parameters_) == names and est.eta_ is None
 
 
 def test_stopping_reaches_the_algorithm(small):

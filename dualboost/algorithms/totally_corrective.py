@@ -95,6 +95,18 @@ def _is_worst_case_run(result, formulation) -> bool:
                for col in result.columns.T)
 
 
+def _class_of(formulation) -> type:
+    """unsupported() is asked with a formulation or its class (``dualboost list``)."""
+    return formulation if isinstance(formulation, type) else type(formulation)
+
+
+def _is_lp_family(formulation) -> bool:
+    """The primal is min gamma over the capped simplex with edge constraints U^T d <= gamma."""
+    from formulations.lpboost import LPBoost
+
+    return issubclass(_class_of(formulation), LPBoost)
+
+
 class _TotallyCorrective(Algorithm):
     """Shared master step: solve the primal over every column, certify, recover KKT."""
 
@@ -134,6 +146,15 @@ class LPBoostAlgorithm(_TotallyCorrective):
     name = "lpboost"
     summary = "totally corrective; stop when min_q u^q.d^(q-1) - Theta^t <= eps"
     reference = "thesis Algorithm 2.1"
+
+    @classmethod
+    def unsupported(cls, formulation):
+        # Alg. 2.1 tests min_q u^q.d^(q-1) - P_LP^t <= eps with the master's value as P_LP^t:
+        # only a primal whose value IS the LP (2.3) makes that the thesis's guarantee
+        if formulation.capabilities.strictly_convex or not _is_lp_family(formulation):
+            return ("Alg. 2.1's stopping rule is stated for the soft-margin LP value P_LP^t "
+                    "(thesis (2.3)); use the formulation's default algorithm")
+        return None
 
     def step(self, t, u, may_solve):
         edge = float(u @ self.d)
@@ -206,6 +227,11 @@ class RegularizedAlgorithm(_TotallyCorrective):
 
     @classmethod
     def unsupported(cls, formulation):
+        from ..regularized import RegularizedLPBoost
+
+        if not issubclass(_class_of(formulation), RegularizedLPBoost):
+            return ("Alg. 3.2's delta rule needs a primal max_q u^q.d + (1/eta) R(d) of the "
+                    "regularized-LPBoost family (dualboost.regularized)")
         if not formulation.capabilities.strictly_convex:
             return ("its stopping rule needs a strictly convex primal (a unique d^t); use "
                     "--algorithm lpboost")
