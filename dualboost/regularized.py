@@ -266,11 +266,21 @@ class RegularizedLPBoost(Formulation):
             return float(capped(beta).sum()) - 1.0
 
         lo, hi = -m.max() - 1.0, -m.min() + 1.0
-        while excess(lo) <= 0:
+        # bounded bracketing: at nu = N the capped mass never exceeds 1 (the capped simplex is
+        # the single point 1/N), so an unbounded search would never end
+        for _ in range(200):
+            if excess(lo) > 0:
+                break
             lo -= (hi - lo)
-        while excess(hi) >= 0:
+        for _ in range(200):
+            if excess(hi) < 0:
+                break
             hi += (hi - lo)
-        beta = float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
+        if excess(lo) > 0 > excess(hi):
+            beta = float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
+        else:  # every d_n at its cap (nu = N): the largest beta that keeps them there
+            grad_at_cap = self.regularizer_gradient(np.full(self.N, cap))
+            beta = float(np.min(-grad_at_cap / self.eta - m))
         d = capped(beta)
         at_cap = d >= cap * (1 - 1e-12)
         psi = np.zeros(self.N)

@@ -108,7 +108,7 @@ def quick_instance(seed: int = 0) -> Instance:
     N = 12
     U = rng.uniform(-1, 1, size=(N, 5))
     U[:2] = rng.uniform(-0.95, -0.7, size=(2, 5))  # two hard examples: the caps bind on them
-    U = _with_duplicate_and_constant(U, -0.3)
+    U = _with_duplicate_and_constant(U, -0.95)
     d0 = _nonuniform(rng, N)
     d0[:2] *= 0.5  # hard examples with a small prior
     d0 /= d0.sum()
@@ -129,8 +129,8 @@ def random_instance(seed: int = 0) -> Instance:
     rng = np.random.default_rng(seed)
     N = 40
     U = rng.uniform(-1, 1, size=(N, 8))
-    U[:3] = rng.uniform(-0.9, -0.6, size=(3, 8))
-    U = _with_duplicate_and_constant(U, -0.05)
+    U[:3] = rng.uniform(-0.9, -0.75, size=(3, 8))
+    U = _with_duplicate_and_constant(U, -0.95)
     d0 = _nonuniform(rng, N, 0.2, 1.8)
     cases = [DualityCase("nu=1, d0 uniform", U, 1.0, None, seed),
              DualityCase("nu=5.5, d0 non-uniform, caps bind", U, 5.5, d0, seed,
