@@ -188,8 +188,9 @@ class Verifier:
                     pass
 
     # -- runs -------------------------------------------------------------------------------
-    def full_lp(self, instance: Instance, run) -> tuple[float | None, str]:
-        key = (instance.name, run.name, run.nu)
+    def full_lp(self, instance: Instance, run, nu: float) -> tuple[float | None, str]:
+        """The whole-class LP at the nu the formulation actually uses (TotalBoost fixes 1)."""
+        key = (instance.name, run.name, nu)
         if key not in self._full_lp:
             if run.all_columns is None:
                 self._full_lp[key] = (None, "the oracle cannot enumerate its class")
@@ -197,7 +198,7 @@ class Verifier:
                 self.log(f"{instance.name} [{run.name}]: LP (2.3) over the whole class "
                          "(once for all formulations)")
                 try:
-                    lower, upper = full_class_lp_value(run.all_columns(), run.nu)
+                    lower, upper = full_class_lp_value(run.all_columns(), nu)
                     self._full_lp[key] = (lower, "")
                 except Exception as exc:  # noqa: BLE001
                     self._full_lp[key] = (None, f"the whole-class LP failed: {_err(exc)}")
@@ -221,7 +222,7 @@ class Verifier:
                              run.d0, run.seed)
             meta["algorithm"] = getattr(cls, "default_algorithm", None)
             self.cases.append(meta)
-            full_lp, note = self.full_lp(instance, run)
+            full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)))
             self.log(f"{prefix}: boosting run ({meta['algorithm']}, {self.stopping} rule)")
             try:
                 result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
