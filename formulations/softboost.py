@@ -161,36 +161,59 @@ class SoftBoost(Formulation):
         return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
 
     def certify(self, U: np.ndarray, point, d: np.ndarray | None = None) -> Certificate:
-        """The generic bracket, with the primal point made *exactly* feasible for the edge
-        constraints: a solver's d violates the active ones by ~1e-12, which the unnormalized w
-        (sum(w) in the hundreds near termination) turns into a negative gap. d is mixed with
-        the LP point of (2.3) (edges <= P_LP < c) just enough to satisfy every edge; by
-        convexity Delta rises by at most theta Delta(d_LP, d0), theta ~ the violation."""
+        """The generic bracket, sharpened in two ways (both keep it exact):
+
+        * the solver's w is Newton-polished (:meth:`polish`) and its best response replaces the
+          dual point when Theta_S is higher; its d(w) joins the primal candidates. Interior-point
+          solvers return (3.1)'s d and w good to ~1e-6 only (the unnormalized w reaches the
+          hundreds near termination), which alone cannot close a 1e-8 gap;
+        * the primal point is made *exactly* feasible for the edge constraints: a solver's d
+          violates the active ones by ~1e-12. d is mixed with the LP point of (2.3) (edges <=
+          P_LP < c) just enough to satisfy every edge; by convexity Delta rises by at most
+          theta Delta(d_LP, d0), theta ~ the violation.
+        """
+        U = self.check_columns(U)
         cert = super().certify(U, point, d)
-        if cert.d is not None and math.isfinite(cert.primal_value):
-            repaired = self._edge_feasible(self.check_columns(U), cert.d)
-            if repaired is not None:
-                cert.d = repaired
-                cert.primal_value = float(rel_entr(repaired, self.d0).sum())
+        candidates = [cert.d] if cert.d is not None else []
+        polished = self.best_response(U, self.polish(U, cert.w))
+        if polished.dual_value > cert.dual_value:
+            cert.point, cert.dual_value = polished.point, polished.dual_value
+        # d(w) is on the capped simplex up to round-off already; the Euclidean projection
+        # (primal_feasible) would clip its tiny entries (1e-30 near termination) to exact zeros
+        candidates.append(polished.d)
+        best_d, best_value = cert.d, math.inf
+        anchors: dict = {}
+        for candidate in candidates:
+            repaired = self._edge_feasible(U, candidate, anchors)
+            candidate = candidate if repaired is None else repaired
+            value = self.primal_objective(U, candidate)
+            if value < best_value:
+                best_d, best_value = candidate, value
+        cert.d, cert.primal_value = best_d, best_value
         return cert
 
-    def _edge_feasible(self, U: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+    def _edge_feasible(self, U: np.ndarray, d: np.ndarray, anchors: dict) -> np.ndarray | None:
         """d mixed with a strictly edge-feasible anchor so that U^T d <= c holds exactly; None
-        when d already satisfies it or no anchor exists (P_LP >= c)."""
+        when d already satisfies it or no anchor exists (P_LP >= c). ``anchors`` caches the
+        anchor (the LP point of (2.3) on U) between calls."""
         bound = self._bound()
         edges = U.T @ d
         if not U.shape[1] or edges.max() <= bound:
             return None
-        N, t = U.shape
-        sol = linprog(np.r_[np.zeros(N), 1.0], A_ub=np.hstack([U.T, -np.ones((t, 1))]),
-                      b_ub=np.zeros(t), A_eq=np.r_[np.ones(N), 0.0][None, :], b_eq=[1.0],
-                      bounds=[(0.0, 1.0 / self.nu)] * N + [(None, None)], method="highs")
-        if sol.status != 0:
+        if "d" not in anchors:
+            anchors["d"] = None
+            N, t = U.shape
+            sol = linprog(np.r_[np.zeros(N), 1.0], A_ub=np.hstack([U.T, -np.ones((t, 1))]),
+                          b_ub=np.zeros(t), A_eq=np.r_[np.ones(N), 0.0][None, :], b_eq=[1.0],
+                          bounds=[(0.0, 1.0 / self.nu)] * N + [(None, None)], method="highs")
+            if sol.status == 0:
+                anchor = euclidean_capped_projection(sol.x[:N], self.nu)
+                if (U.T @ anchor).max() < bound:
+                    anchors["d"] = anchor
+        anchor = anchors["d"]
+        if anchor is None:
             return None
-        anchor = euclidean_capped_projection(sol.x[:N], self.nu)
         anchor_edges = U.T @ anchor
-        if anchor_edges.max() >= bound:
-            return None
         over = edges > bound
         theta = float(np.max((edges[over] - bound) / (edges[over] - anchor_edges[over])))
         for _ in range(60):  # guard against round-off in the mixture
@@ -200,13 +223,15 @@ class SoftBoost(Formulation):
                 return mixed
         return None
 
-    def polish(self, U: np.ndarray, w: np.ndarray, iterations: int = 30) -> np.ndarray:
-        """Newton steps on the dual function Theta_S(w) (psi and beta maximized out) over the
-        support of w, from a solver's w: by Danskin its gradient is ``U^T d(w) - c`` with d(w)
+    def polish(self, U: np.ndarray, w: np.ndarray, iterations: int = 50) -> np.ndarray:
+        """Projected Newton ascent on the dual function Theta_S(w) (psi and beta maximized out)
+        over w >= 0, from a solver's w. By Danskin its gradient is ``g = U^T d(w) - c`` with d(w)
         the capped projection of ``d0 exp(-U w)`` (:meth:`best_response`), and its Hessian is
-        ``-U_F^T (diag(d_F) - d_F d_F^T / m) U_F`` on the uncapped examples F (mass m). The
-        interior-point solvers return d good to ~1e-6 (relative); a few steps bring the active
-        edges to c within round-off, so d(w) is the master's solution to machine precision."""
+        ``-U_F^T (diag(d_F) - d_F d_F^T / m) U_F`` on the uncapped examples F (mass m). The free
+        set is {q : w_q > 0 or g_q > 0}; a step is kept when Theta_S rises or, once the rise is
+        below round-off, when the KKT residual (|g_q| on w_q > 0, max(g_q, 0) on w_q = 0) falls.
+        Interior-point solvers return (3.1)'s d and w good to ~1e-6 (relative); a few steps
+        bring the active edges to c within round-off, so d(w) is the master's solution."""
         U = self.check_columns(U)
         c = self._bound()
         w = np.clip(np.asarray(w, dtype=float).reshape(-1), 0.0, None)
@@ -215,31 +240,34 @@ class SoftBoost(Formulation):
 
         def state(w):
             proj = capped_entropic_projection(log_d0 - U @ w, cap)
-            return proj, U.T @ proj.d - c
+            d = proj.d
+            theta = float(rel_entr(d, self.d0).sum() + d @ (U @ w) - c * w.sum())
+            return proj, U.T @ d - c, theta
 
-        def kkt_residual(w, g):  # max |g_q| where w_q > 0, max(g_q, 0) where w_q = 0
+        def kkt_residual(w, g):
             return float(np.abs(np.where(w > 0, g, np.maximum(g, 0.0))).max(initial=0.0))
 
         w[w <= 1e-12 * max(1.0, float(w.max(initial=0.0)))] = 0.0
-        proj, g = state(w)
+        proj, g, theta = state(w)
         for _ in range(iterations):
-            support = np.flatnonzero(w > 0)
             residual = kkt_residual(w, g)
-            if support.size == 0 or residual <= 1e-15:
+            free = np.flatnonzero((w > 0) | (g > 0))
+            if free.size == 0 or residual <= 1e-15:
                 break
-            free = ~proj.capped
-            d_free = proj.d[free]
-            U_free = U[free][:, support]
+            d_free = proj.d[~proj.capped]
+            U_free = U[~proj.capped][:, free]
             moment = U_free.T @ d_free
             H = U_free.T @ (d_free[:, None] * U_free) - np.outer(moment, moment) / d_free.sum()
-            step = np.linalg.lstsq(H, g[support], rcond=1e-13)[0]
+            step = np.linalg.lstsq(H, g[free], rcond=1e-14)[0]
             alpha, accepted = 1.0, False
-            for _ in range(40):
+            for _ in range(50):
                 trial = w.copy()
-                trial[support] = np.maximum(w[support] + alpha * step, 0.0)
-                trial_proj, trial_g = state(trial)
-                if kkt_residual(trial, trial_g) < residual:
-                    w, proj, g, accepted = trial, trial_proj, trial_g, True
+                trial[free] = np.maximum(w[free] + alpha * step, 0.0)
+                trial_proj, trial_g, trial_theta = state(trial)
+                noise = 1e-14 * (1.0 + abs(theta))
+                if trial_theta > theta + noise or (
+                        trial_theta >= theta - noise and kkt_residual(trial, trial_g) < residual):
+                    w, proj, g, theta, accepted = trial, trial_proj, trial_g, trial_theta, True
                     break
                 alpha /= 2
             if not accepted:
