@@ -25,6 +25,13 @@ from .duality import (
     check_erlpboost_value_identity,
     check_unnormalized_dual,
 )
+from .family import (
+    check_family_iteration_bound,
+    check_family_moduli,
+    check_family_range_bounds,
+    check_progress_step_algebra,
+    check_regularizer_conjugates,
+)
 from .lemmas import (
     check_alpha_maximizer,
     check_cosh_bound,
@@ -54,6 +61,12 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_binary_entropy_bound,  # 8b: Delta_{2,nu} <= ln(N/nu) + 1
     check_regularizer_contribution,  # 9: Lemma 3.3, (3.7)
     check_lpboost_lower_bound_instance,  # 10: Thm 2.5, Fig. 2.8
+    # the regularized-LPBoost family (docs/theory.md: regularizers, T1-T4)
+    check_regularizer_conjugates,  # 11a: R* of every shipped regularizer
+    check_progress_step_algebra,  # 11b: T2, Lemma 3.7/3.19 generalized
+    check_family_iteration_bound,  # 11c: T3/T4, Thms 3.10/3.12/3.21/3.23 generalized
+    check_family_range_bounds,  # 11d: B
+    check_family_moduli,  # 11e: sigma
 ]
 
 

@@ -23,6 +23,14 @@ from proofs_check.duality import (
     check_erlpboost_value_identity,
     check_unnormalized_dual,
 )
+from proofs_check.family import (
+    capped_simplex_vertices,
+    check_family_iteration_bound,
+    check_family_moduli,
+    check_family_range_bounds,
+    check_progress_step_algebra,
+    check_regularizer_conjugates,
+)
 from proofs_check.lemmas import (
     check_alpha_maximizer,
     check_cosh_bound,
@@ -66,6 +74,19 @@ WRONG_VARIANTS = [
     functools.partial(check_binary_entropy_bound, slack=0.0),
     functools.partial(check_regularizer_contribution, eta_factor=1),
     functools.partial(check_lpboost_lower_bound_instance, claimed_slope=1.0),
+    # the regularized family (docs/theory.md): one wrong declaration each
+    functools.partial(check_regularizer_conjugates,
+                      mistake="relative_entropy_without_minus_one"),
+    functools.partial(check_regularizer_conjugates, mistake="l2_unclipped"),
+    functools.partial(check_regularizer_conjugates, mistake="tsallis_without_K"),
+    functools.partial(check_regularizer_conjugates, mistake="binary_without_1_over_nu"),
+    functools.partial(check_progress_step_algebra, smoothness_factor=1),
+    functools.partial(check_family_iteration_bound, bound_factor=8),
+    functools.partial(check_family_range_bounds, mistake="l2_without_d0_norm"),
+    functools.partial(check_family_range_bounds, mistake="tsallis_without_linear"),
+    functools.partial(check_family_range_bounds, mistake="binary_without_plus_one"),
+    functools.partial(check_family_moduli, mistake="tsallis_sigma_q"),
+    functools.partial(check_family_moduli, mistake="l2_sigma_N"),
 ]
 
 
@@ -103,6 +124,20 @@ def test_lower_bound_instance_first_row_and_pivots() -> None:
     assert U.shape == (8, 5)
     assert U[0, 0] == 1.0 and U[4, 0] == pytest.approx(-1 + 2e-3)
     assert U[7, 3] == pytest.approx(-1 + 8e-3)  # pivot of column 4 at row m + 4 = 8
+
+
+def test_capped_simplex_vertices() -> None:
+    V = capped_simplex_vertices(5, 2.5)
+    # two entries 1/nu = 0.4, one entry 1 - 2/2.5 = 0.2, two zeros: 5!/(2! 1! 2!) = 30 vertices
+    assert V.shape == (30, 5)
+    assert np.allclose(V.sum(1), 1) and V.max() == pytest.approx(0.4) and V.min() == 0
+    assert len(capped_simplex_vertices(4, 1.0)) == 4  # nu = 1: the simplex's unit vectors
+
+
+def test_unknown_mistake_is_an_error() -> None:
+    for check in (check_regularizer_conjugates, check_family_range_bounds, check_family_moduli):
+        with pytest.raises(ValueError, match="unknown mistake"):
+            check(mistake="no_such_mistake")
 
 
 def test_run_all_and_exports() -> None:
