@@ -114,5 +114,5 @@ def test_registered_algorithms_are_found_by_name(problem):
 def test_an_unsupported_pairing_is_refused_in_one_line():
     with pytest.raises(DualBoostInputError, match="cannot run formulation 'lpboost'"):
         CorrectiveStep(LPBoost(10))
-    with pytest.raises(DualBoostInputError, match="strictly convex"):
+    with pytest.raises(DualBoostInputError, match="regularized-LPBoost family"):
         algorithm_class("erlpboost")(LPBoost(10))
