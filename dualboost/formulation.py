@@ -124,12 +124,16 @@ class Capabilities:
     ``"pow"``): the solver policy picks solvers from them. ``closed_forms``: names of the
     hand-written fast paths the class provides (``"primal_objective"``, ``"dual_objective"``,
     ``"d_from_dual"``, ``"optimal_beta"``, ``"best_response"``); the verifier compares each
-    with the derived version.
+    with the derived version. ``primal_form`` says what the primal's value is, which is what an
+    algorithm's stopping rule relies on: ``"lp"`` (the soft-margin LP (2.3): Alg. 2.1),
+    ``"regularized"`` (max_q u^q.d + (1/eta) R(d), R >= 0: Alg. 3.2), ``"projection"`` (a
+    divergence minimized under an edge bound: Alg. 3.1) or ``"other"``.
     """
 
     strictly_convex: bool
     cones: tuple[str, ...] = ("lp",)
     closed_forms: tuple[str, ...] = ()
+    primal_form: str = "other"
 
     @property
     def solver_kind(self) -> str:

@@ -74,7 +74,8 @@ class RegularizedLPBoost(Formulation):
                     default_text=ETA.default_text)
         cls.params = (NU, EPS, D0) + tuple(cls.extra_params) + (eta,)
         cls.capabilities = Capabilities(strictly_convex=True, cones=("lp",) + tuple(cls.cones),
-                                        closed_forms=tuple(cls.fast_paths))
+                                        closed_forms=tuple(cls.fast_paths),
+                                        primal_form="regularized")
 
     # -- what a regularizer file writes ------------------------------------------------------
     @abstractmethod

@@ -38,7 +38,8 @@ class LPBoost(Formulation):
     equations = "thesis (2.2), (2.3); Algorithm 2.1"
     params = (NU, EPS)
     capabilities = Capabilities(strictly_convex=False, cones=("lp",),
-                                closed_forms=("dual_objective", "best_response"))
+                                closed_forms=("dual_objective", "best_response"),
+                                primal_form="lp")
     default_algorithm = "lpboost"
 
     @property

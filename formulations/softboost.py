@@ -59,7 +59,7 @@ class SoftBoost(Formulation):
     capabilities = Capabilities(
         strictly_convex=True, cones=("exp",),
         closed_forms=("primal_objective", "dual_objective", "d_from_dual", "optimal_beta",
-                      "best_response"))
+                      "best_response"), primal_form="projection")
     default_algorithm = "softboost"
 
     # -- helpers ----------------------------------------------------------------------------

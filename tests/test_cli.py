@@ -321,7 +321,7 @@ def _bad_files(tmp: Path) -> dict[str, Path]:
         "class Half(Formulation):\n"
         "    name = 'half'\n"
         "    params = (NU, EPS)\n"
-        "    capabilities = Capabilities(strictly_convex=False, cones=('lp',))\n"
+        "    capabilities = Capabilities(strictly_convex=False, cones=('lp',), primal_form='lp')\n"
         "    default_algorithm = 'lpboost'\n"
         "    def primal(self, U):\n"
         "        return None\n"

@@ -101,10 +101,8 @@ def _class_of(formulation) -> type:
 
 
 def _is_lp_family(formulation) -> bool:
-    """The primal is min gamma over the capped simplex with edge constraints U^T d <= gamma."""
-    from formulations.lpboost import LPBoost
-
-    return issubclass(_class_of(formulation), LPBoost)
+    """The primal's value is the soft-margin LP (2.3) (declared: primal_form == "lp")."""
+    return _class_of(formulation).capabilities.primal_form == "lp"
 
 
 class _TotallyCorrective(Algorithm):
@@ -227,9 +225,7 @@ class RegularizedAlgorithm(_TotallyCorrective):
 
     @classmethod
     def unsupported(cls, formulation):
-        from ..regularized import RegularizedLPBoost
-
-        if not issubclass(_class_of(formulation), RegularizedLPBoost):
+        if _class_of(formulation).capabilities.primal_form != "regularized":
             return ("Alg. 3.2's delta rule needs a primal max_q u^q.d + (1/eta) R(d) of the "
                     "regularized-LPBoost family (dualboost.regularized)")
         if not formulation.capabilities.strictly_convex:
