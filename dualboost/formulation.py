@@ -137,8 +137,11 @@ class Capabilities:
 
     @property
     def solver_kind(self) -> str:
-        """'lp' for pure linear programs, 'exp' when any exponential/power/SOC cone is needed."""
-        return "lp" if set(self.cones) <= {"lp"} else "exp"
+        """The solver policy's model kind: 'lp' for pure linear programs, 'pow' when power
+        cones are needed (ECOS has none), 'exp' for exponential and second-order cones."""
+        if set(self.cones) <= {"lp"}:
+            return "lp"
+        return "pow" if "pow" in self.cones else "exp"
 
 
 @dataclass

@@ -28,8 +28,11 @@ from .errors import DualBoostInputError, SolverFailure
 
 LP_ORDER: tuple[str, ...] = ("HIGHS", "CLARABEL", "ECOS", "SCS")
 EXP_ORDER: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS")
+#: power cones (Tsallis): ECOS has none
+POW_ORDER: tuple[str, ...] = ("CLARABEL", "SCS")
 #: cvxpy interfaces with exponential-cone support (cvxpy 1.9 SUPPORTED_CONSTRAINTS)
 EXP_CAPABLE: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS", "MOSEK", "COPT", "KNITRO")
+POW_CAPABLE: tuple[str, ...] = ("CLARABEL", "SCS", "MOSEK", "COPT")
 
 # Tight defaults: the verifier compares multipliers to 1e-6, so the solvers must do better.
 SOLVER_OPTIONS: dict[str, dict] = {
@@ -89,8 +92,8 @@ def available_solvers() -> list[str]:
 
 
 def solver_order(kind: str, forced: str | None = None) -> list[str]:
-    """Solvers to try, in order, for a model of ``kind`` ('lp' or 'exp')."""
-    if kind not in ("lp", "exp"):
+    """Solvers to try, in order, for a model of ``kind`` ('lp', 'exp' or 'pow')."""
+    if kind not in ("lp", "exp", "pow"):
         raise ValueError(f"unknown model kind {kind!r}")
     if forced is not None:
         name = forced.upper()
@@ -103,13 +106,16 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
             raise DualBoostInputError(
                 f"solver {forced!r} is not installed; available: {', '.join(available_solvers())}"
             )
-        if kind == "exp" and name not in EXP_CAPABLE:
+        capable, cone = ((EXP_CAPABLE, "exponential-cone") if kind == "exp" else
+                         (POW_CAPABLE, "power-cone") if kind == "pow" else (None, ""))
+        if capable is not None and name not in capable:
             raise DualBoostInputError(
-                f"{name} cannot solve exponential-cone models such as this one "
-                f"(use one of {', '.join(s for s in EXP_CAPABLE if s in installed())})"
+                f"{name} cannot solve {cone} models such as this one "
+                f"(use one of {', '.join(s for s in capable if s in installed())})"
             )
         return [name]
-    order = [s for s in (LP_ORDER if kind == "lp" else EXP_ORDER) if s in installed()]
+    orders = {"lp": LP_ORDER, "exp": EXP_ORDER, "pow": POW_ORDER}
+    order = [s for s in orders[kind] if s in installed()]
     if mosek_usable():
         order.insert(0, "MOSEK")
     return order
