@@ -44,7 +44,7 @@ import cvxpy as cp
 import numpy as np
 
 from .errors import DualBoostInputError
-from .kkt import KKTRecovery, generic_kkt_recovery
+from .kkt import KKTRecovery, PointView, generic_kkt_recovery
 from .params import Param, resolve_params
 
 __all__ = ["Capabilities", "Certificate", "Formulation", "Model", "Multipliers"]
@@ -145,7 +145,7 @@ class Capabilities:
 
 
 @dataclass
-class Certificate:
+class Certificate(PointView):
     """An exact bracket of a master problem's optimum.
 
     ``point`` is an exactly feasible dual point and ``dual_value = Theta(point)``; ``d`` is an
@@ -163,17 +163,26 @@ class Certificate:
     def gap(self) -> float:
         return self.primal_value - self.dual_value
 
-    @property
-    def w(self) -> np.ndarray:
-        return self.point["w"]
 
-    @property
-    def psi(self) -> np.ndarray | None:
-        return self.point.get("psi")
+def soft_margin_blocks(U: np.ndarray, d: cp.Variable, edge_bound: Any, nu: float,
+                       caps: bool) -> dict[str, cp.Constraint]:
+    """The named constraints of the thesis's d-domain problems: ``U^T d <= edge_bound`` (priced
+    by w; edge_bound is gamma, or SoftBoost's gamma_hat - eps), ``d <= 1/nu`` (psi; only when
+    ``caps``) and ``sum(d) = 1`` (beta)."""
+    constraints = {"w": U.T @ d <= edge_bound}
+    if caps:
+        constraints["psi"] = d <= 1.0 / nu
+    constraints["beta"] = cp.sum(d) == 1
+    return constraints
 
-    @property
-    def beta(self) -> float | None:
-        return self.point.get("beta")
+
+def cap_multipliers(N: int, nu: float, caps: bool) -> tuple[dict, Any, Any]:
+    """The dual's psi block: ({"psi": variable} or {}, the slack psi (or 0) added to the
+    margins, the penalty sum(psi)/nu (or 0))."""
+    if not caps:
+        return {}, 0, 0
+    psi = cp.Variable(N, nonneg=True, name="psi")
+    return {"psi": psi}, psi, cp.sum(psi) / nu
 
 
 class Formulation(ABC):

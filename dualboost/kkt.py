@@ -34,14 +34,10 @@ from threadpoolctl import threadpool_limits
 __all__ = ["KKTRecovery", "generic_kkt_recovery"]
 
 
-@dataclass
-class KKTRecovery:
-    """Multipliers recovered from a primal point, keyed by constraint name, with the residual."""
+class PointView:
+    """Read access to the usual blocks of a result's dual ``point``: w, psi, beta."""
 
-    point: Any  # Multipliers
-    residual: float
-    #: for each named constraint, the indices of its active rows
-    active: dict[str, np.ndarray] = field(default_factory=dict)
+    point: Any
 
     @property
     def w(self) -> np.ndarray:
@@ -54,6 +50,16 @@ class KKTRecovery:
     @property
     def beta(self) -> float | None:
         return self.point.get("beta")
+
+
+@dataclass
+class KKTRecovery(PointView):
+    """Multipliers recovered from a primal point, keyed by constraint name, with the residual."""
+
+    point: Any  # Multipliers
+    residual: float
+    #: for each named constraint, the indices of its active rows
+    active: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def active_w(self) -> np.ndarray:

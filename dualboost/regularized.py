@@ -37,7 +37,15 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .errors import DualBoostInputError
-from .formulation import Capabilities, Certificate, Formulation, Model, Multipliers
+from .formulation import (
+    Capabilities,
+    Certificate,
+    Formulation,
+    Model,
+    Multipliers,
+    cap_multipliers,
+    soft_margin_blocks,
+)
 from .params import D0, EPS, ETA, NU, Param
 from .projection import euclidean_capped_projection
 from .theory import Theory, default_eta
@@ -53,6 +61,20 @@ def _eta_default(cls):
             setattr(probe, key, value)
         return default_eta(values["eps"], probe.range_bound(), probe.modulus())
     return default
+
+
+def _bracket_decreasing(excess, lo: float, hi: float, steps: int = 200) -> tuple[float, float]:
+    """Widen [lo, hi] (doubling) until a decreasing ``excess`` is > 0 at lo and < 0 at hi, or
+    ``steps`` doublings have passed (the caller checks the signs where that can happen)."""
+    for _ in range(steps):
+        if excess(lo) > 0:
+            break
+        lo -= (hi - lo)
+    for _ in range(steps):
+        if excess(hi) < 0:
+            break
+        hi += (hi - lo)
+    return lo, hi
 
 
 class RegularizedLPBoost(Formulation):
@@ -129,10 +151,7 @@ class RegularizedLPBoost(Formulation):
         U = self.check_columns(U)
         d = cp.Variable(self.N, nonneg=True, name="d")
         gamma = cp.Variable(name="gamma")
-        constraints = {"w": U.T @ d <= gamma}
-        if self.has_caps:
-            constraints["psi"] = d <= 1.0 / self.nu
-        constraints["beta"] = cp.sum(d) == 1
+        constraints = soft_margin_blocks(U, d, gamma, self.nu, self.has_caps)
         problem = cp.Problem(cp.Minimize(gamma + self.regularizer(d) / self.eta),
                              list(constraints.values()))
         absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
@@ -142,15 +161,9 @@ class RegularizedLPBoost(Formulation):
         U = self.check_columns(U)
         w = cp.Variable(U.shape[1], nonneg=True, name="w")
         beta = cp.Variable(name="beta")
-        variables = {"w": w}
-        s = U @ w + beta
-        penalty = 0
-        if self.has_caps:
-            psi = cp.Variable(self.N, nonneg=True, name="psi")
-            variables["psi"] = psi
-            s = s + psi
-            penalty = cp.sum(psi) / self.nu
-        variables["beta"] = beta
+        psi_block, psi, penalty = cap_multipliers(self.N, self.nu, self.has_caps)
+        variables = {"w": w, **psi_block, "beta": beta}
+        s = U @ w + psi + beta
         objective = -self.conjugate(-self.eta * s) / self.eta - beta - penalty
         problem = cp.Problem(cp.Maximize(objective), [cp.sum(w) == 1])
         absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
@@ -200,15 +213,7 @@ class RegularizedLPBoost(Formulation):
         def excess(beta: float) -> float:
             return float(self.conjugate_gradient(-self.eta * (s + beta)).sum()) - 1.0
 
-        lo, hi = -s.max() - 1.0, -s.min() + 1.0
-        for _ in range(200):
-            if excess(lo) > 0:
-                break
-            lo -= (hi - lo)
-        for _ in range(200):
-            if excess(hi) < 0:
-                break
-            hi += (hi - lo)
+        lo, hi = _bracket_decreasing(excess, -s.max() - 1.0, -s.min() + 1.0)
         return float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
 
     def dual_value(self, U: np.ndarray, point, beta: float) -> float:
@@ -266,17 +271,9 @@ class RegularizedLPBoost(Formulation):
         def excess(beta: float) -> float:
             return float(capped(beta).sum()) - 1.0
 
-        lo, hi = -m.max() - 1.0, -m.min() + 1.0
         # bounded bracketing: at nu = N the capped mass never exceeds 1 (the capped simplex is
         # the single point 1/N), so an unbounded search would never end
-        for _ in range(200):
-            if excess(lo) > 0:
-                break
-            lo -= (hi - lo)
-        for _ in range(200):
-            if excess(hi) < 0:
-                break
-            hi += (hi - lo)
+        lo, hi = _bracket_decreasing(excess, -m.max() - 1.0, -m.min() + 1.0)
         if excess(lo) > 0 > excess(hi):
             beta = float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
         else:  # every d_n at its cap (nu = N): the largest beta that keeps them there
