@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -48,8 +51,37 @@ def variant_source(mutation: Mutation) -> str:
     return source.replace(mutation.old, mutation.new)
 
 
+#: a variant that makes the verifier hang is a finding, not a CI timeout: fail it after this long
+VARIANT_SECONDS = 90
+
+
+class VariantTimeout(BaseException):
+    """Not an Exception: the verifier turns a check's exceptions into FAIL rows, and a hang must
+    not count as a caught variant."""
+
+
+@contextmanager
+def time_limit(seconds: int, what: str):
+    """Raise VariantTimeout in this (main) thread after ``seconds`` (SIGALRM; POSIX only)."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise VariantTimeout(f"{what}: the verifier did not finish within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_verifier(path: Path, out: Path) -> tuple[int, list[dict]]:
-    code = main(["--formulation", str(path), "--instances", INSTANCES, "--json", str(out)])
+    with time_limit(VARIANT_SECONDS, path.stem):
+        code = main(["--formulation", str(path), "--instances", INSTANCES, "--json", str(out)])
     rows = json.loads(out.read_text())["checks"] if out.exists() else []
     return code, rows
 
@@ -64,13 +96,23 @@ def test_mutation_catalogue_is_broad():
         assert (FORMULATIONS / source).is_file(), source
 
 
-@pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.id for m in MUTATIONS])
+def _param(mutation: Mutation):
+    marks = ([pytest.mark.xfail(strict=True, reason="known verifier miss: " + mutation.known_miss)]
+             if mutation.known_miss else [])
+    return pytest.param(mutation, id=mutation.id, marks=marks)
+
+
+@pytest.mark.parametrize("mutation", [_param(m) for m in MUTATIONS])
 def test_mutation(mutation: Mutation, tmp_path, capsys):
     path = tmp_path / f"{mutation.id}.py"
     path.write_text(variant_source(mutation))
     out = tmp_path / "verify.json"
     start = time.perf_counter()
-    code, rows = run_verifier(path, out)
+    try:
+        code, rows = run_verifier(path, out)
+    except VariantTimeout as exc:
+        RESULTS[mutation.id] = (mutation.expected, "hang", [], time.perf_counter() - start)
+        pytest.fail(f"{mutation.id} ({mutation.description}): {exc}")
     seconds = time.perf_counter() - start
     printed = capsys.readouterr()
     failing = [row for row in rows if row.get("status") == "FAIL"]
@@ -96,7 +138,8 @@ def test_mutation_summary(capsys):
         if mutation.id not in RESULTS:
             continue
         expected, got, ids, seconds = RESULTS[mutation.id]
-        mark = "" if expected == got else "  <-- MISMATCH"
+        mark = "" if expected == got else (
+            "  <-- known miss (xfail)" if mutation.known_miss else "  <-- MISMATCH")
         lines.append(f"{mutation.id:46} {expected:8} {got:4}  {','.join(ids) or '-'} "
                      f"({seconds:.1f}){mark}")
     fails = [r for r in RESULTS.values() if r[0] == "fail"]
@@ -105,5 +148,12 @@ def test_mutation_summary(capsys):
     lines.append(f"{len(RESULTS)} variants: {caught}/{len(fails)} math-changing caught, "
                  f"{sum(r[1] == 'pass' for r in passes)}/{len(passes)} equivalent passed, "
                  f"{sum(r[3] for r in RESULTS.values()):.0f} s")
+    by_id: dict[str, int] = {}
+    for expected, got, ids, _ in RESULTS.values():
+        if expected == "fail" and got == "fail":
+            for i in ids:
+                by_id[i] = by_id.get(i, 0) + 1
+    lines.append("caught variants per check id: " + ", ".join(
+        f"{i} {n}" for i, n in sorted(by_id.items(), key=lambda item: (-item[1], item[0]))))
     with capsys.disabled():
         print("\n\nverifier mutation suite\n" + "\n".join(lines))
