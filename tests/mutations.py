@@ -105,17 +105,10 @@ LPBOOST = [
     _m("lp_best_response_d_cap", LP,
        "d = capped_simplex_minimizer(margins, self.nu)",
        "d = capped_simplex_minimizer(margins, self.nu + 1)",
-       "best_response: d on the simplex capped at 1/(nu+1)", "fail",
-       "C4 skips d for LPBoost (d_from_dual is None, so the reference d is None) and the "
-       "certificate's values stay valid (a feasible d only loosens the upper bound); C4 should "
-       "check d in S_nu and d.Uw (+ R(d)/eta) == the fast Theta: here d.Uw = -0.503 vs "
-       "Theta = -0.598 on quick nu=3.5"),
+       "best_response: d on the simplex capped at 1/(nu+1)", "fail"),
     _m("lp_best_response_beta_max", LP,
        "beta = -float((margins + psi).min())", "beta = -float((margins + psi).max())",
-       "best_response: beta from the max instead of the min", "fail",
-       "C4 compares only the certificate's dual_value, computed with beta maximized out; it "
-       "never evaluates Theta at the returned point (w, psi, beta): here -inf (U w + psi + beta "
-       "< 0) against a claimed -0.670"),
+       "best_response: beta from the max instead of the min", "fail"),
     _m("lp_best_response_margin_sign", LP,
        "margins = U @ w\n", "margins = -(U @ w)\n",
        "best_response: margins -U w (sign slip in the edge term)"),
@@ -258,10 +251,7 @@ ERLPBOOST = [
        "best_response: psi formula applied to every example and not clipped at 0"),
     _m("er_best_response_beta_sign", ER,
        "beta = (-1.0 - proj.log_scale) / self.eta", "beta = (-1.0 + proj.log_scale) / self.eta",
-       "best_response: beta with +log_scale", "fail",
-       "C4 compares only the certificate's dual_value, computed with beta maximized out; it "
-       "never evaluates Theta at the returned point (w, psi, beta): here -7.8e15 against a "
-       "claimed -0.689"),
+       "best_response: beta with +log_scale", "fail"),
     _m("er_best_response_eta_sign", ER,
        "log_a = np.log(self.d0) - self.eta * (U @ w)",
        "log_a = np.log(self.d0) + self.eta * (U @ w)",
@@ -426,11 +416,7 @@ L2_VARIANTS = [
 TSALLIS = [
     _m("ts_modulus_1", TS,
        "return self.q * self.nu ** (1 - self.q)", "return 1.0",
-       "Tsallis modulus sigma = 1 (the true one is q nu^(1-q) < 1 at nu = 1)", "fail",
-       "R2's base points are near vertices (0.9 v + 0.1 d0), d0 and d0 mixtures, where the "
-       "Tsallis divergence is strongly convex; it is weakest near two-point distributions "
-       "(1/2, 1/2, 0, ...): with x = 0.98 (e_a + e_b)/2 + 0.02 d0 and a move between a and b, "
-       "Bregman/||y - x||_1^2 = 0.362, i.e. sigma <= 0.72 < 1 on quick nu=1"),
+       "Tsallis modulus sigma = 1 (the true one is q nu^(1-q) < 1 at nu = 1)", "fail"),
     _m("ts_conjugate_exponent", TS,
        "cp.power(self._g(y), -q / (1 - q), approx=False)",
        "cp.power(self._g(y), -1 / (1 - q), approx=False)",
@@ -530,12 +516,7 @@ SOFTBOOST = [
     _m("sb_best_response_psi_sign", SB,
        "psi[proj.capped] = np.log(self.nu) + proj.log_scale + log_a[proj.capped]",
        "psi[proj.capped] = np.log(self.nu) - proj.log_scale + log_a[proj.capped]",
-       "SoftBoost best_response: psi with -log_scale", "fail",
-       "no case makes SoftBoost's caps bind: on quick nu=3.5 the standalone edge bound (midway "
-       "between P_LP and d0's top edge) leaves d < 1/nu (the JSON case row says caps_bind "
-       "false), and C4's w's (the dual's, a random Dirichlet one) give no capped example either; "
-       "with w = 10 x Dirichlet three examples are capped and fast Theta = -13.25 vs derived "
-       "-5.27"),
+       "SoftBoost best_response: psi with -log_scale", "fail"),
     _m("sb_ok_reordered_dual", SB,
        "objective = -self.d0 @ cp.exp(-s) - beta - bound * cp.sum(w) - penalty",
        "objective = -(beta + penalty) - cp.sum(w) * bound "

@@ -628,7 +628,9 @@ class DualityChecks:
         f, U = self.f, self.U
         if type(f).best_response is Formulation.best_response:
             return not_applicable("best_response is the derived one (no fast path to compare)")
-        ws = [("random w", self.rng.dirichlet(np.ones(U.shape[1])))]
+        ws = [("random w", self.rng.dirichlet(np.ones(U.shape[1]))),
+              # a large (unnormalized where allowed) w pushes margins apart so that caps bind
+              ("w making caps bind", 10.0 * self.rng.dirichlet(np.ones(U.shape[1])))]
         try:
             ws.insert(0, ("independent dual's w", np.asarray(self.dual().point["w"], float)))
         except StepFailed:
@@ -636,7 +638,27 @@ class DualityChecks:
         d_tol, why = self.map_tolerance()
         worst, parts = 0.0, []
         for name, w in ws:
+            w = np.asarray(f.dual_feasible(U, Multipliers(w=w))["w"], dtype=float)
             fast = f.best_response(U, w)
+            # the returned point itself (beta included) must carry the returned value ...
+            full = f.dual_objective_reference(U, fast.point)
+            if not (math.isfinite(full) and abs(full - fast.dual_value) <= scaled(
+                    self.tol, full, fast.dual_value)):
+                return math.inf, 1.0, False, (
+                    f"at the {name}: the returned point (w, psi, beta) has Theta = {full:.10g} "
+                    f"on the dual model, but best_response reports {fast.dual_value:.10g}")
+            # ... and its d must be feasible and minimize the Lagrangian at w: the inner
+            # minimum equals the best-response value (docs/theory.md C4)
+            if fast.d is not None:
+                d = np.asarray(fast.d, dtype=float)
+                off = float(np.max(np.abs(f.primal_feasible(d) - d)))
+                inner = self.lagrangian_at(d, w)
+                if off > self.tol or not abs(inner - fast.dual_value) <= scaled(
+                        self.tol, inner, fast.dual_value):
+                    return math.inf, 1.0, False, (
+                        f"at the {name}: the returned d is {off:.2g} off the feasible set and "
+                        f"the Lagrangian at it is {inner:.10g}, not the best-response value "
+                        f"{fast.dual_value:.10g}")
             reference = f.best_response_reference(U, w)
             ref_theta = f.dual_objective_reference(U, reference.point)
             if not math.isfinite(ref_theta):
@@ -648,13 +670,31 @@ class DualityChecks:
                                                                ref_theta)
             d_diff = 0.0
             if fast.d is not None and reference.d is not None:
-                # the derived d comes from a solver's psi and beta: the map's tolerance
+                # the derived d comes from a solver's psi and beta, accurate relative to the
+                # size of the dual point (an unnormalized w, as SoftBoost's, scales it): the
+                # map's tolerance times (1 + ||w||_1)
                 d_diff = float(np.max(np.abs(np.asarray(fast.d) - np.asarray(reference.d))))
+                d_diff /= 1.0 + float(np.abs(w).sum())
             worst = max(worst, ratio, d_diff / d_tol)
             parts.append(f"{name}: Theta {fast.dual_value:.10g} vs {ref_theta:.10g}, "
                          f"max |d diff| {d_diff:.2g}")
-        return worst, 1.0, worst <= 1.0, (f"Theta within tol*(1+|Theta|), d within {why}; "
+        return worst, 1.0, worst <= 1.0, (f"Theta within tol*(1+|Theta|), d within {why} "
+                                          "* (1 + ||w||_1); "
                                           + "; ".join(parts))
+
+    def lagrangian_at(self, d: np.ndarray, w: np.ndarray) -> float:
+        """L(d, w) = f(d, aux) + w . expr_w(d, aux) on the primal model, the other constraints
+        kept; the edge epigraph variable cancels for sum(w) = 1 and is set to 0."""
+        model = self.f.primal(self.U)
+        model.variables["d"].value = d
+        for key, variable in model.variables.items():
+            if key != "d":
+                variable.value = np.zeros(variable.shape)
+        value = model.problem.objective.value
+        edge = np.asarray(model.constraints["w"].expr.value, dtype=float).reshape(-1)
+        if value is None or not np.all(np.isfinite(edge)):
+            return math.inf
+        return float(value) + float(np.asarray(w, dtype=float) @ edge)
 
     # C5 ----------------------------------------------------------------------------------------
     def c5(self):
@@ -772,6 +812,13 @@ class DualityChecks:
         rng = self.rng
         vertices = capped_vertices(N, nu, d0, rng, limit=6)
         xs = [0.9 * v + 0.1 * d0 for v in vertices[:4]] + [d0]
+        # edge midpoints of the simplex, where some moduli are smallest (Tsallis), capped
+        if N >= 2:
+            for a, b in (rng.choice(N, size=2, replace=False) for _ in range(2)):
+                x = 0.02 * d0
+                x[[a, b]] += 0.49
+                if x.max() <= 1.0 / nu:
+                    xs.append(x)
         xs += [0.5 * d + 0.5 * d0 for d in _random_capped(rng, N, nu, 2)]
         worst, where, pairs = math.inf, "", 0
         for x in xs:
