@@ -2,9 +2,9 @@
 
 For log-weights ``log a`` it returns the minimizer of ``KL(d, a / sum a)`` over
 ``{d : sum d = 1, 0 <= d <= 1/nu}``: ``d_n = min(1/nu, c a_n)`` with the scale c fixed by the
-mass (seed 001 §4; spec seed000_ch1-3 §13). Sorting once gives it in O(N log N): cap the k largest
-entries for the smallest k whose scaled remainder stays under the cap. The log domain matters:
-ERLPBoost's eta reaches thousands and ``exp(-eta s)`` overflows.
+mass (seed 001 §4; thesis §3.2.5, docs/theory.md). Sorting once gives it in O(N log N): cap the
+k largest entries for the smallest k whose scaled remainder stays under the cap. The log domain
+matters: ERLPBoost's eta reaches thousands and ``exp(-eta s)`` overflows.
 """
 
 from __future__ import annotations
