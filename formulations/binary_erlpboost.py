@@ -80,7 +80,7 @@ class BinaryERLPBoost(RegularizedLPBoost):
         room = np.clip(np.minimum(d, 1.0 / self.nu - d), 0.0, None)
         return room / room.max()
 
-    # -- fast paths (thesis digest's sigmoid / softplus forms) -------------------------------
+    # -- fast paths (sigmoid / softplus forms of (3.26)-(3.27)) -------------------------------
     def regularizer_value(self, d):
         c = 1.0 / self.nu
         d = np.clip(d, 0.0, c)

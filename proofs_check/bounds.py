@@ -158,7 +158,7 @@ def check_relative_entropy_bound() -> CheckResult:
     <= ln(N/nu) (with equality for integer nu); random interior points must be below it too.
     """
     name = "Delta(d,d0) <= ln(N/nu)"
-    ref = "thesis Lemma 3.3, (3.7), Thm 3.10; spec §1"
+    ref = "thesis Lemma 3.3, (3.7), Thm 3.10; docs/theory.md T1"
     rng = np.random.default_rng(4)
     fails: list[str] = []
     rows = []
@@ -195,7 +195,7 @@ def check_binary_entropy_bound(slack: float = 1.0) -> CheckResult:
     <= 1 and the spec's example N = 100, nu = 1: 5.600 <= 5.605.  ``slack=0`` must fail.
     """
     name = "Delta_2,nu(d,d0) <= ln(N/nu)+1"
-    ref = "thesis §3.3.1-3.3.2 (Lemmas 3.15, 3.17), Thm 3.21; spec §1"
+    ref = "thesis §3.3.1-3.3.2 (Lemmas 3.15, 3.17), Thm 3.21; docs/theory.md T1"
     rng = np.random.default_rng(6)
     fails: list[str] = []
     ex = None

@@ -352,7 +352,7 @@ def check_erlpboost_value_identity(beta_shift: float = 0.0, tol: float = 1e-6) -
     ``beta_shift`` is added to both betas (a hook for a deliberately wrong variant).
     """
     name = "ERLPBoost value identity"
-    ref = "thesis (3.11)-(3.16), Lemma 3.6, §3.2.4; spec §5.4-5.5"
+    ref = "thesis (3.11)-(3.16), Lemma 3.6, §3.2.4"
     eta, nu = 4.0, 3.0
     U = _numeric_instance()
     N = U.shape[0]

@@ -173,8 +173,8 @@ _FIG_2_8 = [  # (coefficient of 1, coefficient of delta) per entry, rows n = 1..
 
 
 def lower_bound_instance(N: int, delta: float) -> np.ndarray:
-    """U (N x (N/2 + 1)) of Theorem 2.5 built with the rule of spec §3.4 (columns in oracle
-    order).  Row n (1-based) has s = 0 for n <= m = N/2 and s = n - m otherwise; for column
+    """U (N x (N/2 + 1)) of Theorem 2.5, thesis Fig. 2.8's rule for any even N (columns in
+    oracle order).  Row n (1-based) has s = 0 for n <= m = N/2 and s = n - m otherwise; for column
     t <= m the entry is -1 + 2 t delta if t == s, +1 if t == s + 1, else -1 + (2t + 1) delta;
     the last column is -1 + delta on the first half and 1 - delta on the second."""
     if N % 2:
@@ -192,7 +192,8 @@ def check_lpboost_lower_bound_instance(N: int = 8, delta: float = 1e-3, nu_soft:
                                        claimed_slope: float = 2.0) -> CheckResult:
     """Theorem 2.5 / Fig. 2.8: LPBoost needs N/2 iterations on the pivot instance.
 
-    Builds U by the rule of spec §3.4, checks it equals the printed N = 8 table, then solves
+    Builds U by thesis Fig. 2.8's rule (any even N), checks it equals the printed N = 8 table,
+    then solves
     (2.3) (HiGHS) restricted to the first t columns: P_LP^t = -1 + claimed_slope * t * delta
     with d^t = e_{m+t} (a pivot, Lemma 2.4) for t = 1..N/2, and P_LP >= delta/2 for all
     N/2 + 1 columns.  Also simulates the max-edge oracle from d^0 = uniform (order 1..N/2+1)
