@@ -181,6 +181,12 @@ def test_walkthroughs_exist_and_are_well_formed():
                 assert (path.parent / target).is_file(), f"{path.name}: missing image {target}"
 
 
+def test_swap_regularizer_walkthrough_is_run():
+    # docs/walkthrough_swap_regularizer.md writes a regularizer file, verifies it and breaks it;
+    # it must stay a walkthrough (python blocks with outputs) so test_walkthrough_output runs it
+    assert "walkthrough_swap_regularizer.md" in {p.name for p in walkthroughs()}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", walkthroughs(), ids=lambda p: p.name)
 def test_walkthrough_output(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
