@@ -61,6 +61,8 @@ __all__ = [
 _d, _d0, _nu, _N = sp.symbols("d d0 nu N", positive=True)
 _y = sp.Symbol("y", real=True)
 _q = sp.Symbol("q", positive=True)
+_t = sp.Symbol("t", positive=True)  # the unclipped maximizer's root, on the interior branch
+_s = sp.Symbol("s", nonnegative=True)  # how far below the clip y is, on the clipped branch
 
 
 def _tsallis(q):
@@ -93,7 +95,16 @@ def _declared(mistake: str | None) -> dict[str, dict]:
         "squared Euclidean": dict(
             R=_N / 2 * (_d - _d0) ** 2,
             conj=_N / 2 * (sp.Max(_d0 + _y / _N, 0) ** 2 - _d0**2),
-            grad=sp.Max(_d0 + _y / _N, 0), hess=_N),
+            grad=sp.Max(_d0 + _y / _N, 0), hess=_N,
+            clip=({_y: _N * (_t - _d0)}, {_y: -_N * (_d0 + _s)}, -_N * (_s + _d))),
+        # docs/walkthrough_swap_regularizer.md: the Bregman divergence of (3/4) d^(4/3)
+        "4/3-power (walkthrough)": dict(
+            R=sp.Rational(3, 4) * _d ** sp.Rational(4, 3) - sp.cbrt(_d0) * _d
+            + _d0 ** sp.Rational(4, 3) / 4,
+            conj=(sp.Max(sp.cbrt(_d0) + _y, 0) ** 4 - _d0 ** sp.Rational(4, 3)) / 4,
+            grad=sp.Max(sp.cbrt(_d0) + _y, 0) ** 3, hess=_d ** sp.Rational(-2, 3) / 3,
+            clip=({_y: _t - sp.cbrt(_d0)}, {_y: -sp.cbrt(_d0) - _s},
+                  -(_s + sp.cbrt(_d)))),
     }
     for label, q in (("Tsallis q=1/2", sp.Rational(1, 2)), ("Tsallis general q", _q)):
         R, conj, grad, hess = _tsallis(q)
@@ -108,6 +119,9 @@ def _declared(mistake: str | None) -> dict[str, dict]:
         q = _q
         b = q * _d0 ** (q - 1) / (1 - q) - _y
         out["Tsallis general q"]["conj"] = b ** (-q / (1 - q)) - _d0**q
+    elif mistake == "power_walkthrough_over_5":  # the walkthrough's one-character break
+        out["4/3-power (walkthrough)"]["conj"] = (
+            sp.Max(sp.cbrt(_d0) + _y, 0) ** 4 / 5 - _d0 ** sp.Rational(4, 3) / 4)
     elif mistake == "binary_without_1_over_nu":
         out["binary relative entropy"]["conj"] = sp.log(1 - a + a * sp.exp(_y))
     elif mistake is not None:
@@ -138,15 +152,17 @@ def check_regularizer_conjugates(mistake: str | None = None) -> CheckResult:
     objective decreases on ``d >= 0`` and the sup ``-(N/2) d0^2`` is at ``d = 0``. For Tsallis,
     at ``b = 0`` the objective is unbounded (``R* = +inf`` off ``b > 0``).
 
+    The 4/3-power divergence of docs/walkthrough_swap_regularizer.md is checked the same way
+    (both branches of its clip).
+
     ``mistake``: "relative_entropy_without_minus_one", "l2_unclipped", "tsallis_without_K",
-    "binary_without_1_over_nu" (each must fail).
+    "binary_without_1_over_nu", "power_walkthrough_over_5" (each must fail).
     """
     name = "Regularizer conjugates R*"
     ref = "thesis (3.13)-(3.14), (3.19)-(3.20), (3.26)-(3.27); docs/theory.md regularizers"
     cmp = Comparisons(_DOMAINS)
     fails = cmp.failures
-    t = sp.Symbol("t", positive=True)  # d0 + y/N on the interior branch of L2
-    s = sp.Symbol("s", nonnegative=True)  # -(d0 + y/N) on the clipped branch
+    t, s = _t, _s
     cmp.domains = {**_DOMAINS, t: (sp.Rational(1, 100), 1), s: (0, 1)}
     decl = _declared(mistake)
     for label, f in decl.items():
@@ -165,13 +181,12 @@ def check_regularizer_conjugates(mistake: str | None = None) -> CheckResult:
             cmp.domains[t] = (sp.Rational(1, 100), 1)
         else:
             cmp(f"{label}: R''", hess, f["hess"])
-        if label == "squared Euclidean":
-            inner = {_y: _N * (t - _d0)}
+        if "clip" in f:  # R'(0) is finite: the sup is at d = 0 below the clip
+            inner, clipped, slope = f["clip"]
             cmp(f"{label}: grad R* (interior)", d_star.subs(inner), f["grad"].subs(inner))
             cmp(f"{label}: R* (interior)", value.subs(inner), f["conj"].subs(inner))
-            clipped = {_y: -_N * (_d0 + s)}
-            slope_at_0 = sp.diff(objective, _d).subs(clipped)  # = -N (s + d) <= 0 on d >= 0
-            cmp(f"{label}: slope on the clipped branch", slope_at_0, -_N * (s + _d))
+            slope_at_d = sp.diff(objective, _d).subs(clipped)  # <= 0 on d >= 0
+            cmp(f"{label}: slope on the clipped branch", slope_at_d, slope)
             cmp(f"{label}: grad R* (clipped)", sp.Integer(0), f["grad"].subs(clipped))
             cmp(f"{label}: R* (clipped)", -R.subs(_d, 0), f["conj"].subs(clipped))
             continue

@@ -80,6 +80,7 @@ WRONG_VARIANTS = [
     functools.partial(check_regularizer_conjugates, mistake="l2_unclipped"),
     functools.partial(check_regularizer_conjugates, mistake="tsallis_without_K"),
     functools.partial(check_regularizer_conjugates, mistake="binary_without_1_over_nu"),
+    functools.partial(check_regularizer_conjugates, mistake="power_walkthrough_over_5"),
     functools.partial(check_progress_step_algebra, smoothness_factor=1),
     functools.partial(check_family_iteration_bound, bound_factor=8),
     functools.partial(check_family_range_bounds, mistake="l2_without_d0_norm"),
