@@ -126,11 +126,32 @@ class RegularizedLPBoost(Formulation):
         return math.inf if value is None else float(value)
 
     def conjugate_gradient(self, y: np.ndarray) -> np.ndarray:
-        """grad R*(y): the d that attains the sup (thesis (3.13) for the relative entropy)."""
+        """grad R*(y): the d that attains the sup (thesis (3.13) for the relative entropy).
+
+        Derived from cvxpy's gradient of the declared conjugate; where cvxpy has none (at a kink
+        of a clipped power, at the edge of R*'s domain) it is the maximizer itself, solved for:
+        argmax_d y.d - R(d) over R's domain is grad R*(y) (Danskin; unique as R is strictly
+        convex)."""
+        y = np.asarray(y, dtype=float)
         variable = cp.Variable(self.N)
-        variable.value = np.asarray(y, dtype=float)
-        grad = self.conjugate(variable).grad[variable]
-        return np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
+        variable.value = y
+        try:
+            grad = self.conjugate(variable).grad.get(variable)
+        except (TypeError, ValueError, ArithmeticError):
+            grad = None
+        if grad is not None:
+            grad = np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
+            if grad.shape == (self.N,) and np.all(np.isfinite(grad)):
+                return grad
+        return self._conjugate_maximizer(y)
+
+    def _conjugate_maximizer(self, y: np.ndarray) -> np.ndarray:
+        from .solvers import solve
+
+        d = cp.Variable(self.N, nonneg=True)
+        problem = cp.Problem(cp.Maximize(y @ d - self.regularizer(d)))
+        solve(problem, self.kind)
+        return np.clip(np.asarray(d.value, dtype=float), 0.0, None)
 
     def regularizer_gradient(self, d: np.ndarray) -> np.ndarray:
         variable = cp.Variable(self.N, nonneg=True)
