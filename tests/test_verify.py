@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import formulations
@@ -158,3 +159,26 @@ def test_nu_equal_n_is_not_applicable_for_the_binary_entropy(tmp_path):
     rows, cases = verify([load_formulation("binary_erlpboost")], [instance])
     assert [r.status for r in rows] == ["n/a"] and "nu" in rows[0].detail
     assert cases[0]["status"] == "n/a"
+
+
+@pytest.mark.parametrize("nu", [1.0, 7.5, 30.0])
+def test_full_class_lp_by_constraint_generation_equals_the_direct_lp(nu):
+    """G1's whole-class LP (constraint generation, 20 columns a round) against scipy's HiGHS
+    on the full LP (2.3) at once, on a pool large enough to need several rounds."""
+    from scipy.optimize import linprog
+
+    from dualboost.verify.checks import full_class_lp_value
+
+    rng = np.random.default_rng(11)
+    N, K = 60, 900
+    columns = np.sign(rng.normal(size=(N, K))) * rng.uniform(0.2, 1.0, size=(N, K))
+    lower, upper = full_class_lp_value(columns, nu)
+    # variables (d, gamma): min gamma s.t. U^T d - gamma <= 0, sum d = 1, 0 <= d <= 1/nu
+    cost = np.append(np.zeros(N), 1.0)
+    A_ub = np.hstack([columns.T, -np.ones((K, 1))])
+    A_eq = np.append(np.ones(N), 0.0)[None, :]
+    direct = linprog(cost, A_ub=A_ub, b_ub=np.zeros(K), A_eq=A_eq, b_eq=[1.0],
+                     bounds=[(0, 1.0 / nu)] * N + [(None, None)], method="highs")
+    assert direct.status == 0
+    assert lower <= direct.fun + 1e-9 <= upper + 2e-9
+    assert abs(lower - direct.fun) <= 1e-8
