@@ -19,3 +19,22 @@ def breast_cancer_stumps(breast_cancer):
     """Every distinct stump column ``y * h(X)`` on breast cancer (569 x ~30,000; ~2 s to build)."""
     U, _ = StumpOracle().fit(breast_cancer.X, breast_cancer.y).all_columns()
     return U
+
+
+HARD_MARGIN = (
+    "from dualboost.params import EPS\n"
+    "from formulations.lpboost import LPBoost\n"
+    "class HardMargin(LPBoost):\n"
+    "    name = 'hard_margin'\n"
+    "    summary = 'LPBoost with nu = 1 fixed'\n"
+    "    params = (EPS,)\n"
+    "    nu = 1.0\n"
+    "FORMULATION = HardMargin\n")
+
+
+@pytest.fixture
+def hard_margin_file(tmp_path):
+    """A formulation file that declares no nu (LPBoost with nu = 1 fixed, only eps)."""
+    path = tmp_path / "hard_margin.py"
+    path.write_text(HARD_MARGIN)
+    return path

@@ -624,18 +624,9 @@ def test_vector_param_d0(tmp_path, capsys) -> None:
         assert doc["history"][0]["edge"] == pytest.approx((H.T @ d0).max(), abs=1e-12)
 
 
-def test_formulation_without_nu(tmp_path, capsys) -> None:
+def test_formulation_without_nu(tmp_path, hard_margin_file, capsys) -> None:
     """A formulation that does not declare nu: no nu reported; --nu / --nu-frac are refused."""
-    path = tmp_path / "hard_margin.py"
-    path.write_text(
-        "from dualboost.params import EPS\n"
-        "from formulations.lpboost import LPBoost\n"
-        "class HardMargin(LPBoost):\n"
-        "    name = 'hard_margin'\n"
-        "    summary = 'LPBoost with nu = 1 fixed'\n"
-        "    params = (EPS,)\n"
-        "    nu = 1.0\n"
-        "FORMULATION = HardMargin\n")
+    path = hard_margin_file
     out = tmp_path / "h.json"
     code = main(["fit", "--data", "worst_case:10", "--formulation", str(path), "--json",
                  str(out), "--quiet"])

@@ -329,19 +329,11 @@ def test_params_q_for_tsallis(small):
         DualBoostClassifier(formulation="erlpboost_tsallis", params={"q": 1.5}).fit(X, y)
 
 
-def test_formulation_without_nu_or_eps(tmp_path, small):
+def test_formulation_without_nu_or_eps(tmp_path, hard_margin_file, small):
     """nu_frac / eps keep their defaults for a formulation without nu: not passed; another
     value is refused rather than ignored."""
     X, y = small
-    path = tmp_path / "hard_margin.py"
-    path.write_text(
-        "from dualboost.params import EPS\n"
-        "from formulations.lpboost import LPBoost\n"
-        "class HardMargin(LPBoost):\n"
-        "    name = 'hard_margin'\n"
-        "    params = (EPS,)\n"
-        "    nu = 1.0\n"
-        "FORMULATION = HardMargin\n")
+    path = hard_margin_file
     est = DualBoostClassifier(formulation=str(path), eps=0.05).fit(X, y)
     assert est.nu_ is None and est.parameters_ == {"eps": 0.05}
     # the hard margin: the result equals LPBoost with nu = 1 (nu_frac * N = 1 here)
