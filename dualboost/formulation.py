@@ -447,6 +447,11 @@ class Formulation(ABC):
             return d / d.max()
         return None
 
+    def fast_master(self):
+        """A stateful fast master solver (:class:`dualboost.masters.Master`) for one run, or
+        None: the algorithms then use the reference path (a cvxpy model per iteration)."""
+        return None
+
     # -- theory (overrides are compared by the verifier, never trusted) ---------------------
     def theory(self):
         """The declared theory (:class:`dualboost.theory.Theory`) or None."""

@@ -34,6 +34,8 @@ class IterationRecord:
     kkt_w_difference: float | None = None
     solver: str | None = None
     status: str | None = None
+    #: which master solver ran: "reference" (cvxpy) or a fast path's name
+    path: str | None = None
     #: model building, solving and certifying; the KKT recovery is timed apart
     master_seconds: float = 0.0
     kkt_seconds: float = 0.0
