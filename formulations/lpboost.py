@@ -121,5 +121,18 @@ class LPBoost(Formulation):
         return Certificate(point, d, self.primal_objective(U, d),
                            self.dual_objective(U, Multipliers(w=w, psi=psi)))
 
+    def fast_master(self):
+        """LP (2.3) on HiGHS directly, re-solved by dual simplex from the previous basis
+        (:class:`dualboost.masters.highs_lp.HighsLPMaster`, path "highs-warm")."""
+        from dualboost.masters.highs_lp import HighsLPMaster
+        from formulations.lpboost import LPBoost as Shipped
+
+        # the HiGHS model is (2.3) as shipped here: a subclass, or a copy of this file, that
+        # declares another primal model keeps the reference path (its own cvxpy model)
+        if type(self).primal is not Shipped.primal or \
+                type(self).primal_objective is not Shipped.primal_objective:
+            return None
+        return HighsLPMaster(self)
+
 
 FORMULATION = LPBoost

@@ -1,0 +1,195 @@
+"""The LP master on HiGHS directly (dualboost.masters.highs_lp, path "highs-warm").
+
+Every value is compared with an independent computation: the reference path (LPBoost's cvxpy
+model (2.3) through the solver policy, ``LPBoost.solve_primal``) and scipy's HiGHS on the LP
+written out by hand (``independent_lp_value_and_d``); the master's own multipliers are checked
+against the dual (2.2) directly (feasibility and value), not only through its certificate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dualboost.algorithms.totally_corrective import independent_lp_value_and_d
+from dualboost.data import lpboost_worst_case
+from dualboost.engine import boost
+from dualboost.masters import Master
+from dualboost.masters.highs_lp import HighsLPMaster
+from dualboost.oracles import StumpOracle, make_oracle
+from formulations.lpboost import LPBoost
+
+TOL = 1e-9
+
+
+def random_columns(N: int, t: int, seed: int) -> np.ndarray:
+    """t random columns in [-1, 1] with some duplicated (repeated rows of the LP (2.3))."""
+    rng = np.random.default_rng(seed)
+    U = rng.uniform(-1.0, 1.0, size=(N, t))
+    U[rng.random((N, t)) < 0.3] = 1.0  # some exact +-1 entries, as stumps give
+    U[rng.random((N, t)) < 0.3] = -1.0
+    for q in range(2, t, 4):
+        U[:, q] = U[:, q - 2]  # exact duplicates
+    return U
+
+
+def check_growing(f: LPBoost, U: np.ndarray) -> None:
+    """Grow U column by column; at each t the fast master matches the reference path."""
+    master = f.fast_master()
+    assert isinstance(master, HighsLPMaster) and master.path == "highs-warm"
+    nu = float(f.nu)
+    for t in range(1, U.shape[1] + 1):
+        U_t = U[:, :t]
+        solved = master.solve(U_t, TOL)
+        cert = solved.certificate
+        _, reference, _ = f.solve_primal(U_t, TOL)
+        optimum, _ = independent_lp_value_and_d(U_t, nu)
+        assert -1e-12 <= cert.gap <= TOL, (t, cert.gap)  # round-off below 0
+        assert abs(cert.primal_value - reference.primal_value) <= TOL, t
+        assert abs(cert.dual_value - reference.dual_value) <= TOL, t
+        assert abs(cert.dual_value - optimum) <= TOL, t
+        assert solved.solver == "HIGHS" and "fallback" not in solved.status, solved.status
+        # the solver's own multipliers are an optimal point of the dual (2.2): w on the
+        # simplex, U w + psi + beta >= 0, psi >= 0 (0 without caps), -beta - sum(psi)/nu = P
+        m = solved.multipliers
+        w, psi, beta = m["w"], m["psi"], m["beta"]
+        assert w.shape == (t,) and w.min() >= -TOL and abs(w.sum() - 1.0) <= TOL
+        assert psi.min() >= -TOL
+        if nu == 1.0:
+            assert np.all(psi == 0.0)
+        assert (U_t @ w + psi + beta).min() >= -1e-8
+        assert abs(-beta - psi.sum() / nu - optimum) <= 1e-8
+        # and d is the primal (2.3)'s: feasible with value P
+        d = cert.d
+        assert abs(d.sum() - 1.0) <= TOL and d.min() >= 0 and d.max() <= 1.0 / nu + TOL
+        assert abs((U_t.T @ d).max() - optimum) <= TOL
+
+
+@pytest.mark.parametrize("nu", [1.0, 2.5, 7.0, 13.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_instances_match_the_reference_path(nu, seed):
+    N = 24
+    check_growing(LPBoost(N, nu=nu), random_columns(N, 14, seed))
+
+
+@pytest.mark.parametrize("N", [10, 20])
+def test_worst_case_instance_matches_the_reference_path(N):
+    """Thesis Thm 2.5's instance (hard margin), column by column."""
+    check_growing(LPBoost(N, nu=1.0), lpboost_worst_case(N))
+
+
+def test_columns_that_do_not_extend_the_previous_call_rebuild_the_model():
+    N = 16
+    f = LPBoost(N, nu=3.0)
+    U = random_columns(N, 6, 3)
+    master = f.fast_master()
+    master.solve(U[:, :4], TOL)
+    V = U[:, ::-1].copy()  # same set, another order: not an extension
+    solved = master.solve(V[:, :3], TOL)
+    optimum, _ = independent_lp_value_and_d(V[:, :3], 3.0)
+    assert abs(solved.certificate.dual_value - optimum) <= TOL
+    assert -1e-12 <= solved.certificate.gap <= TOL
+
+
+def test_wide_certificate_falls_back_to_the_reference_path(monkeypatch):
+    """When the bracket from HiGHS's solution is wider than gap_tol (here: widened on purpose),
+    the master says it fell back, and the certificate is the reference path's own."""
+    N = 12
+    f = LPBoost(N, nu=2.0)
+    U = random_columns(N, 3, 5)
+    master = f.fast_master()
+    genuine, calls = f.certify, []
+
+    def widened(*args, **kwargs):
+        cert = genuine(*args, **kwargs)
+        calls.append(cert.gap)
+        if len(calls) == 1:  # the master's own certificate
+            cert.primal_value += 1e-3
+        return cert
+
+    monkeypatch.setattr(f, "certify", widened)
+    solved = master.solve(U, TOL)
+    assert "reference path fallback" in solved.status and len(calls) >= 2
+    assert solved.solver != "" and -1e-12 <= solved.certificate.gap <= TOL
+    optimum, _ = independent_lp_value_and_d(U, 2.0)
+    assert abs(solved.certificate.dual_value - optimum) <= TOL
+
+
+def test_highs_failure_falls_back_to_the_reference_path():
+    """A HiGHS solve that stops early (iteration limit 0) is not used."""
+    N = 12
+    f = LPBoost(N, nu=2.0)
+    U = random_columns(N, 6, 7)
+    master = f.fast_master()
+    master.solve(U[:, :1], TOL)
+    master._highs.setOptionValue("simplex_iteration_limit", 0)
+    solved = master.solve(U, TOL)
+    assert "reference path fallback" in solved.status, solved.status
+    optimum, _ = independent_lp_value_and_d(U, 2.0)
+    assert abs(solved.certificate.dual_value - optimum) <= TOL
+    # the next call rebuilds a fresh model (without the limit) and is warm again
+    again = master.solve(U, TOL)
+    assert "fallback" not in again.status and abs(again.certificate.dual_value - optimum) <= TOL
+
+
+def test_subclass_with_its_own_primal_keeps_the_reference_path():
+    class Other(LPBoost):
+        name = "other_lp"
+
+        def primal(self, U):
+            return super().primal(U)
+
+    assert Other(8, nu=2.0).fast_master() is None
+    assert isinstance(LPBoost(8, nu=2.0).fast_master(), Master)
+
+
+def test_breast_cancer_run_matches_the_reference_run(breast_cancer):
+    """Whole LPBoost runs (Alg. 2.1) on stumps, fast path against the reference path (a forced
+    solver): the same soft margin (2.2), every master certified within 1e-9.
+
+    T is NOT compared here: the restricted LP's optimal d is not unique (from t = 3 on this
+    instance the master value stays 0.2267 while the two solvers return different optimal
+    vertices), so the oracle sees different distributions and the runs take different paths
+    (36 and 40 iterations today) to the same margin.
+    """
+    N = breast_cancer.N
+    f = LPBoost(N, nu=0.2 * N, eps=0.01)
+    fast = boost(f, StumpOracle().fit(breast_cancer.X, breast_cancer.y), kkt=False)
+    reference = boost(f, StumpOracle().fit(breast_cancer.X, breast_cancer.y), kkt=False,
+                      solver="HIGHS")
+    assert fast.success and reference.success
+    assert {r.path for r in fast.history if r.solved} == {"highs-warm"}
+    assert {r.path for r in reference.history if r.solved} == {"reference"}
+    assert abs(fast.soft_margin - reference.soft_margin) <= TOL
+    assert max(r.duality_gap for r in fast.history if r.solved) <= TOL
+    # the fast run's stop is certified by the independent LP on its own kept columns
+    optimum, _ = independent_lp_value_and_d(fast.columns, 0.2 * N)
+    assert min(r.edge for r in fast.history) - optimum <= 0.01 + TOL
+
+
+@pytest.mark.parametrize("N", [10, 20])
+def test_worst_case_run_matches_the_reference_run(N):
+    """Thesis Thm 2.5's instance (nu = 1): same T and margin on both paths."""
+    U = lpboost_worst_case(N)
+    runs = []
+    for solver in (None, "HIGHS"):
+        f = LPBoost(N, nu=1.0, eps=0.01)
+        oracle = make_oracle("finite", hypotheses=U).fit(None, np.ones(N))
+        runs.append(boost(f, oracle, kkt=False, solver=solver))
+    fast, reference = runs
+    assert {r.path for r in fast.history if r.solved} == {"highs-warm"}
+    assert fast.iterations == reference.iterations >= N / 2
+    assert abs(fast.soft_margin - reference.soft_margin) <= TOL
+
+
+def test_a_copy_of_the_shipped_file_keeps_the_reference_path(tmp_path):
+    """A user's edited copy of formulations/lpboost.py may have another primal model: the fast
+    master (which hard-codes (2.3)) is only for the shipped class and its plain subclasses."""
+    import formulations.lpboost as shipped
+    from dualboost.registry import load_formulation
+
+    path = tmp_path / "my_lp.py"
+    path.write_text(open(shipped.__file__).read().replace('name = "lpboost"',
+                                                          'name = "my_lp"'))
+    F = load_formulation(str(path))
+    assert F is not shipped.LPBoost and F(8, nu=2.0).fast_master() is None
