@@ -311,6 +311,17 @@ class RegularizedLPBoost(Formulation):
         return Certificate(point, d, self.primal_objective(U, d),
                            self.dual_objective(U, Multipliers(w=w, psi=psi)))
 
+    def fast_master(self):
+        """The w-domain projected-Newton master (:mod:`dualboost.masters.newton`) when the
+        class writes ``best_response`` by hand (listed in ``fast_paths``; for the relative
+        entropy the capped entropic projection, thesis (3.11), §3.2.5); otherwise None, and the
+        run stays on the reference path (a cvxpy model per iteration)."""
+        if "best_response" not in type(self).fast_paths:
+            return None
+        from .masters.newton import ProjectedNewtonMaster
+
+        return ProjectedNewtonMaster(self)
+
     def _check(self) -> None:
         if self.caps_in_domain and self.nu >= self.N:
             raise DualBoostInputError(
