@@ -164,8 +164,12 @@ def test_formulation_from_file_path(tmp_path, small):
     path = tmp_path / "my_lpboost.py"
     shutil.copy(FORMULATIONS_DIR / "lpboost.py", path)
     by_path = DualBoostClassifier(formulation=str(path), nu_frac=0.2, eps=0.05).fit(X, y)
-    by_name = DualBoostClassifier(formulation="lpboost", nu_frac=0.2, eps=0.05).fit(X, y)
+    # a copied file runs on the reference path (its primal could differ from the shipped one);
+    # forcing HiGHS puts the registered one on the same path, so the two runs must agree
+    by_name = DualBoostClassifier(formulation="lpboost", nu_frac=0.2, eps=0.05,
+                                  solver="HIGHS").fit(X, y)
     assert by_path.result_.formulation == "lpboost"
+    assert {r.path for r in by_path.result_.history} == {"reference"}
     np.testing.assert_allclose(by_path.weights_, by_name.weights_, atol=1e-9)
     np.testing.assert_array_equal(by_path.predict(X), by_name.predict(X))
     # A pathlib.Path works as well, and the fitted estimator still pickles.
