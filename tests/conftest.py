@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dualboost.data import load_dataset
+from dualboost.data import load_dataset, shared_data_dir
 from dualboost.oracles import StumpOracle
 
 
@@ -12,6 +12,15 @@ from dualboost.oracles import StumpOracle
 def breast_cancer():
     """scikit-learn's Wisconsin breast cancer data (569 x 30, labels in {-1, +1})."""
     return load_dataset("breast_cancer")
+
+
+@pytest.fixture(scope="session")
+def german():
+    """german.csv from the shared data folder; the tests that need it skip when it is absent."""
+    root = shared_data_dir()
+    if root is None or not (root / "german.csv").is_file():
+        pytest.skip("shared data (german.csv) not available: shared_data_dir() is None")
+    return load_dataset(str(root / "german.csv"))
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dualboost.api import run
-from dualboost.data import load_dataset, lpboost_worst_case, shared_data_dir
+from dualboost.data import lpboost_worst_case
 from dualboost.engine import boost
 from dualboost.errors import DualBoostInputError
 from dualboost.margins import soft_margin
@@ -180,14 +180,6 @@ def test_breast_cancer_soft_margin_is_certified(F, frac, breast_cancer, full_stu
     result = boost(F(N, nu=nu, eps=EPS), StumpOracle().fit(breast_cancer.X, breast_cancer.y),
                    stopping="practical", kkt=False)
     certify_run(result, F, nu, full_stump_lp(frac))
-
-
-@pytest.fixture(scope="module")
-def german():
-    root = shared_data_dir()
-    if root is None or not (root / "german.csv").is_file():
-        pytest.skip("shared data (german.csv) not available: shared_data_dir() is None")
-    return load_dataset(str(root / "german.csv"))
 
 
 @pytest.mark.slow

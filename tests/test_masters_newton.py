@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from dualboost.api import run
-from dualboost.data import load_dataset, shared_data_dir
 from dualboost.margins import soft_margin
 from dualboost.masters.newton import ProjectedNewtonMaster, simplex_projection
 from formulations.binary_erlpboost import BinaryERLPBoost
@@ -89,14 +88,6 @@ def test_no_fast_best_response_no_fast_master():
 def _margin(result, nu):
     w = np.asarray(result.weights, dtype=float)
     return soft_margin(result.columns @ (w / w.sum()), nu)
-
-
-@pytest.fixture(scope="module")
-def german():
-    root = shared_data_dir()
-    if root is None or not (root / "german.csv").is_file():
-        pytest.skip("shared data (german.csv) not available: shared_data_dir() is None")
-    return load_dataset(str(root / "german.csv"))
 
 
 @pytest.mark.slow
