@@ -116,46 +116,33 @@ class _TotallyCorrective(Algorithm):
         self.master = None if self.solver is not None else formulation.fast_master()
 
     def _solve(self, U_t: np.ndarray, record: IterationRecord) -> None:
-        if self.master is not None:
-            return self._solve_fast(U_t, record)
+        """One master solve (the fast master where the formulation has one, else the reference
+        cvxpy path), its certificate recorded, and the KKT recovery from the solver's d."""
         f = self.formulation
         tick = time.perf_counter()
-        model, cert, solve_record = f.solve_primal(U_t, self.gap_tol, solver=self.solver)
-        master = time.perf_counter() - tick
-        record.path = "reference"
+        if self.master is not None:
+            solved = self.master.solve(U_t, self.gap_tol)
+            cert = solved.certificate
+            solver_d, solver_w = cert.d, solved.multipliers.get("w", cert.w)
+            record.path, record.solver, record.status = (self.master.path, solved.solver,
+                                                         solved.status)
+        else:
+            model, cert, solve_record = f.solve_primal(U_t, self.gap_tol, solver=self.solver)
+            solver_d, solver_w = model.values()["d"], model.multipliers()["w"]
+            record.path, record.solver, record.status = ("reference", solve_record.solver,
+                                                         solve_record.status)
+            record.attempts = [vars(a) for a in solve_record.attempts]
+        record.master_seconds = time.perf_counter() - tick
         if self.kkt:
             tick = time.perf_counter()
-            recovery = f.recover_dual(U_t, model.values()["d"])
+            recovery = f.recover_dual(U_t, solver_d)
             record.kkt_seconds = time.perf_counter() - tick
             record.kkt_residual = recovery.residual
-            solver_w = model.multipliers()["w"]
             record.kkt_w_difference = float(np.abs(recovery.w - solver_w).max())
-        record.master_seconds = master
         self.U, self.d, self.cert = U_t, cert.d, cert
         record.solved = True
         record.primal, record.dual, record.duality_gap = (cert.primal_value, cert.dual_value,
                                                           cert.gap)
-        record.solver, record.status = solve_record.solver, solve_record.status
-        record.attempts = [vars(a) for a in solve_record.attempts]
-
-    def _solve_fast(self, U_t: np.ndarray, record: IterationRecord) -> None:
-        f = self.formulation
-        tick = time.perf_counter()
-        solved = self.master.solve(U_t, self.gap_tol)
-        record.master_seconds = time.perf_counter() - tick
-        cert = solved.certificate
-        if self.kkt:
-            tick = time.perf_counter()
-            recovery = f.recover_dual(U_t, cert.d)
-            record.kkt_seconds = time.perf_counter() - tick
-            record.kkt_residual = recovery.residual
-            w = solved.multipliers.get("w", cert.w)
-            record.kkt_w_difference = float(np.abs(recovery.w - w).max())
-        self.U, self.d, self.cert = U_t, cert.d, cert
-        record.solved, record.path = True, self.master.path
-        record.primal, record.dual, record.duality_gap = (cert.primal_value, cert.dual_value,
-                                                          cert.gap)
-        record.solver, record.status = solved.solver, solved.status
 
     def _output(self, stopping: str, lp_value: float | None) -> Output:
         cert = self.cert

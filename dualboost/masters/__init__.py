@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..formulation import Certificate
+from ..formulation import Certificate, Formulation
 
 
 @dataclass
@@ -37,6 +37,17 @@ class Master(ABC):
     #: shown in the history and the summary ("highs-warm", "projected-newton", ...)
     path: str = "fast"
 
+    formulation: Formulation
+
     @abstractmethod
     def solve(self, U: np.ndarray, gap_tol: float) -> MasterSolve:
         """Solve the master over the columns U (the previous call's columns plus new ones)."""
+
+    def reference(self, U: np.ndarray, gap_tol: float, why: str,
+                  solver_prefix: str = "") -> MasterSolve:
+        """This iteration on the reference path (a cvxpy model, the solver policy), reported as a
+        fallback with its reason."""
+        model, certificate, record = self.formulation.solve_primal(U, gap_tol)
+        return MasterSolve(certificate=certificate, multipliers=dict(model.multipliers()),
+                           solver=f"{solver_prefix}{record.solver}",
+                           status=f"{record.status} (reference path fallback: {why})")

@@ -99,7 +99,7 @@ class HighsLPMaster(Master):
         U = f.check_columns(U)
         t = U.shape[1]
         if t == 0:
-            return self._reference(U, gap_tol, "no columns")
+            return self.reference(U, gap_tol, "no columns")
         known = self._U.shape[1]
         if self._highs is None or t < known or not np.array_equal(U[:, :known], self._U):
             self._build()
@@ -112,7 +112,7 @@ class HighsLPMaster(Master):
         status = h.modelStatusToString(h.getModelStatus())
         if status != "Optimal":
             self._highs = None  # rebuild from scratch next time
-            return self._reference(U, gap_tol, f"HiGHS status {status!r}")
+            return self.reference(U, gap_tol, f"HiGHS status {status!r}")
         solution = h.getSolution()
         x = np.asarray(solution.col_value, dtype=float)
         z = np.asarray(solution.col_dual, dtype=float)
@@ -126,17 +126,9 @@ class HighsLPMaster(Master):
         if not -1e-12 * scale <= certificate.gap <= gap_tol:
             # a gap above tolerance, or a negative one (Theta > P: the reference path names
             # the broken pair with DualityViolation)
-            return self._reference(U, gap_tol, f"certified gap {certificate.gap:.3g} outside "
+            return self.reference(U, gap_tol, f"certified gap {certificate.gap:.3g} outside "
                                    f"[0, gap_tol = {gap_tol:g}] on HiGHS's warm solve")
         iterations = int(h.getInfo().simplex_iteration_count)
         return MasterSolve(certificate=certificate,
                            multipliers={"w": w, "psi": psi, "beta": beta}, solver="HIGHS",
                            status=f"optimal (warm dual simplex, {iterations} pivots)")
-
-    def _reference(self, U: np.ndarray, gap_tol: float, why: str) -> MasterSolve:
-        """Fallback for one iteration: the reference path (a cvxpy model, the solver policy)."""
-        model, certificate, record = self.formulation.solve_primal(U, gap_tol)
-        multipliers = {k: v for k, v in model.multipliers().items()}
-        return MasterSolve(certificate=certificate, multipliers=multipliers,
-                           solver=record.solver,
-                           status=f"{record.status} (reference path fallback: {why})")

@@ -65,13 +65,12 @@ class ProjectedNewtonMaster(Master):
 
     path = "projected-newton"
 
-    def __init__(self, formulation, max_iterations: int = 100, armijo: float = 1e-4,
-                 polish_tol: float = 1e-11, polish_iterations: int = 30):
+    def __init__(self, formulation, max_iterations: int = 100, polish_tol: float = 1e-11,
+                 polish_iterations: int = 30):
         self.formulation = formulation
         #: the gap aimed at below gap_tol, and the iterations allowed for it once within gap_tol
         self.polish_tol, self.polish_iterations = float(polish_tol), int(polish_iterations)
         self.max_iterations = int(max_iterations)
-        self.armijo = float(armijo)
         self.w: np.ndarray | None = None
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
@@ -256,21 +255,15 @@ class ProjectedNewtonMaster(Master):
             cert = f.certify(U, {"w": w}, d)
             if not cert.gap <= gap_tol:
                 cert = None
-        status, solver = "optimal", "newton"
-        multipliers = None
         if cert is None:  # not certified within the budget: this iteration on the reference path
-            model, cert, record = f.solve_primal(U, gap_tol)
-            status = (f"fallback to the reference path ({record.solver}, {record.status}): "
-                      f"projected Newton stopped at {self.iterations} iterations above gap "
-                      f"{gap_tol:g}")
-            solver = f"newton->{record.solver}"
-            multipliers = dict(model.multipliers())
-            w = np.asarray(cert.w, dtype=float)
-        if multipliers is None:
-            multipliers = dict(cert.point.items())
-            multipliers["w"] = w
+            solved = self.reference(U, gap_tol, f"projected Newton stopped at {self.iterations} "
+                                    f"iterations above gap {gap_tol:g}", solver_prefix="newton->")
+            self.w = np.asarray(solved.certificate.w, dtype=float).copy()
+            solved.seconds = time.perf_counter() - tick
+            return solved
+        multipliers = dict(cert.point.items())
+        multipliers["w"] = w
         self.w = np.asarray(w, dtype=float).copy()
-        if not math.isfinite(cert.gap):
-            status = f"{status}; certificate not finite"
-        return MasterSolve(certificate=cert, multipliers=multipliers, solver=solver,
+        status = "optimal" if math.isfinite(cert.gap) else "optimal; certificate not finite"
+        return MasterSolve(certificate=cert, multipliers=multipliers, solver="newton",
                            status=status, seconds=time.perf_counter() - tick)
