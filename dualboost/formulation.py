@@ -289,13 +289,8 @@ class Formulation(ABC):
         maximized with the given ones fixed (one cvxpy solve)."""
         U = self.check_columns(U)
         model = self.dual(U)
-        missing = [k for k in model.variables if point.get(k) is None]
-        if missing:
-            fixed = [model.variables[k] == np.asarray(point[k], dtype=float).reshape(
-                model.variables[k].shape) for k in model.variables if k not in missing]
-            problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
-            from .solvers import solve
-            solve(problem, self.kind)
+        if any(point.get(k) is None for k in model.variables):
+            problem = self._solve_dual_fixing(U, point).problem
             return float(problem.value) if problem.value is not None else -math.inf
         for key, variable in model.variables.items():
             variable.value = np.asarray(point[key], dtype=float).reshape(variable.shape)
@@ -338,19 +333,26 @@ class Formulation(ABC):
         """For a feasible w: the other dual variables maximized, and the induced bracket."""
         return self.best_response_reference(U, w)
 
+    def _solve_dual_fixing(self, U: np.ndarray, given: Mapping[str, Any]) -> Model:
+        """The dual model solved over its variables that ``given`` leaves out (or None), the
+        others fixed to their given values; the returned model holds the solution."""
+        from .solvers import solve
+
+        model = self.dual(U)
+        fixed = [variable == np.asarray(given[key], dtype=float).reshape(variable.shape)
+                 for key, variable in model.variables.items() if given.get(key) is not None]
+        model.problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
+        solve(model.problem, self.kind)
+        return model
+
     def best_response_reference(self, U: np.ndarray, w: np.ndarray) -> Certificate:
         """The derived best response: the dual model solved with w fixed (one cvxpy solve).
 
         By duality this is the inner minimization over d of the Lagrangian at w.
         """
-        from .solvers import solve
-
         U = self.check_columns(U)
-        model = self.dual(U)
         w = np.asarray(w, dtype=float).reshape(-1)
-        fixed = [model.variables["w"] == w]
-        problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
-        solve(problem, self.kind)
+        model = self._solve_dual_fixing(U, {"w": w})
         point = self.dual_feasible(U, model.values() | {"w": w})
         d = self.d_from_dual(U, point)
         d = None if d is None else self.primal_feasible(d)
