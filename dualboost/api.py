@@ -99,6 +99,7 @@ def run(
     max_iter: int = 1000,
     solver: str | None = None,
     kkt: bool = True,
+    master: str = "auto",
     progress: Callable[[IterationRecord], None] | None = None,
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
@@ -113,7 +114,8 @@ def run(
 
     ``hypotheses`` (an N x J matrix of predictions in [-1, 1]) selects the finite-column oracle
     and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
-    diagnostic (its residual is then None in the history).
+    diagnostic (its residual is then None in the history). ``master="reference"`` keeps every
+    master solve on the cvxpy reference path (see :func:`dualboost.engine.boost`).
     """
     from .oracles import make_oracle
 
@@ -149,4 +151,4 @@ def run(
     else:
         weak = make_oracle(oracle).fit(X, y)
     return boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver, kkt=kkt,
-                 progress=progress, **a_params)
+                 master=master, progress=progress, **a_params)

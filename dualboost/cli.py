@@ -171,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     loop.add_argument("--solver", default=None, metavar="NAME",
                       help="force one conic solver (e.g. CLARABEL, ECOS, SCS, HIGHS); "
                            "default: the policy of dualboost.solvers")
+    loop.add_argument("--master", choices=("auto", "reference"), default="auto",
+                      help="auto (default): the formulation's fast master where it has one "
+                           "(warm HiGHS for LPBoost, projected Newton for the entropy family); "
+                           "reference: the cvxpy models at every iteration (what a "
+                           "formulation file without a fast path runs)")
 
     out = fit.add_argument_group("output")
     out.add_argument("--json", metavar="OUT", default=None,
@@ -783,6 +788,7 @@ def _fit(args: argparse.Namespace) -> int:
                 hypotheses=hypotheses,
                 max_iter=args.max_iter,
                 solver=args.solver,
+                master=args.master,
                 progress=progress,
             )
     except DualityViolation as exc:

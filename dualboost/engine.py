@@ -30,6 +30,7 @@ def boost(
     solver: str | None = None,
     gap_tol: float | None = None,
     kkt: bool = True,
+    master: str = "auto",
     progress: Callable[[IterationRecord], None] | None = None,
     **algorithm_params: Any,
 ) -> BoostResult:
@@ -39,7 +40,10 @@ def boost(
     eps/100, well inside the eps/4 that the practical rule needs); a solver whose certificate
     fails hands over to the next one in :mod:`dualboost.solvers`' order. ``stopping`` is the
     ERLPBoost rule; it is ignored by algorithms that have one rule only (LPBoost, SoftBoost).
-    Other keyword arguments are the algorithm's declared parameters.
+    ``master="reference"`` solves every master on the cvxpy reference path even where the
+    formulation has a fast master (``"auto"``, the default, takes the fast one; a forced
+    ``solver`` implies the reference path). Other keyword arguments are the algorithm's declared
+    parameters.
     """
     cls = algorithm_class(algorithm or formulation.default_algorithm)
     if stopping is not None and any(p.name == "stopping" for p in cls.params):
@@ -47,5 +51,6 @@ def boost(
     elif stopping is not None and stopping not in STOPPING_RULES:
         from .errors import DualBoostInputError
         raise DualBoostInputError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
-    runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, **algorithm_params)
+    runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, master=master,
+                 **algorithm_params)
     return run_loop(runner, oracle, max_iter=max_iter, progress=progress)

@@ -58,6 +58,10 @@ class Claim:
     tolerance: float | None = None
 
 
+#: which master solves a run: the fast one where available, or the cvxpy reference path
+MASTER_CHOICES = ("auto", "reference")
+
+
 class Algorithm(ABC):
     """Base class: state, master step, stopping rule, output. See the module docstring."""
 
@@ -68,7 +72,10 @@ class Algorithm(ABC):
     params: ClassVar[tuple[Param, ...]] = ()
 
     def __init__(self, formulation: Formulation, *, solver: str | None = None,
-                 gap_tol: float | None = None, kkt: bool = True, **params: Any):
+                 gap_tol: float | None = None, kkt: bool = True, master: str = "auto",
+                 **params: Any):
+        if master not in MASTER_CHOICES:
+            raise DualBoostInputError(f"master must be one of {MASTER_CHOICES}, got {master!r}")
         reason = self.unsupported(formulation)
         if reason:
             raise DualBoostInputError(
@@ -79,6 +86,9 @@ class Algorithm(ABC):
         for key, value in self.values.items():
             setattr(self, key, value)
         self.solver = solver
+        #: "auto": the formulation's fast master when it has one (and no solver is forced);
+        #: "reference": the cvxpy models through the solver policy at every iteration
+        self.master_choice = "reference" if solver is not None else master
         eps = getattr(formulation, "eps", 0.01)
         self.gap_tol = eps / 100 if gap_tol is None else float(gap_tol)
         self.kkt = kkt

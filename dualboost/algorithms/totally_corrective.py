@@ -113,7 +113,7 @@ class _TotallyCorrective(Algorithm):
         self.cert: Certificate | None = None
         self.min_edge = np.inf  # gamma_hat_t = min_q u^q . d^{q-1}
         # a forced solver means the reference path through that solver
-        self.master = None if self.solver is not None else formulation.fast_master()
+        self.master = (formulation.fast_master() if self.master_choice == "auto" else None)
 
     def _solve(self, U_t: np.ndarray, record: IterationRecord) -> None:
         """One master solve (the fast master where the formulation has one, else the reference
