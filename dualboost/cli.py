@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "breast_cancer, worst_case:N (N even)")
     data.add_argument("--label", metavar="NAME", default=None,
                       help="label column of a CSV file (default: the last column)")
+    data.add_argument("--n-features", type=_positive_int, default=None, metavar="K",
+                      help="number of features of a LIBSVM file (default: its largest feature "
+                           "index); narrower files are padded with zero columns, e.g. to give "
+                           "a test file the training file's width. LIBSVM data stays sparse")
 
     model = fit.add_argument_group("model")
     registered = ", ".join(available_formulations())
@@ -757,7 +761,7 @@ def _fit(args: argparse.Namespace) -> int:
     formulation_cls = load_formulation(args.formulation)
     algorithm_cls = algorithm_class(args.algorithm or formulation_cls.default_algorithm)
     params = _fit_params(args, formulation_cls, algorithm_cls)
-    dataset = load_dataset(args.data, label=args.label)
+    dataset = load_dataset(args.data, label=args.label, n_features=args.n_features)
 
     hypotheses = None
     oracle = args.oracle or "stumps"

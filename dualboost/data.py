@@ -1,6 +1,7 @@
 """Data sets for dualboost: loading, validation, label encoding and built-in instances.
 
-A data set is a :class:`Dataset`: a dense ``N x F`` float feature matrix ``X``, labels ``y`` in
+A data set is a :class:`Dataset`: an ``N x F`` float feature matrix ``X`` (dense, or
+``scipy.sparse`` CSR for LIBSVM files), labels ``y`` in
 ``{-1, +1}`` and, for built-in instances that are defined by their hypotheses rather than by
 features, an ``N x J`` matrix ``hypotheses`` whose column ``j`` holds the predictions
 ``h_j(x_n)`` of hypothesis ``j``.
@@ -18,7 +19,11 @@ features, an ``N x J`` matrix ``hypotheses`` whose column ``j`` holds the predic
     strings or numbers; all other columns are numeric features.
 any other existing path
     LIBSVM / svmlight format (``<label> <index>:<value> ...`` per line), read with
-    :func:`sklearn.datasets.load_svmlight_file` and made dense.
+    :func:`sklearn.datasets.load_svmlight_file`. ``X`` stays a ``scipy.sparse`` CSR float64
+    matrix (never made dense; the oracles work on it directly). Its width is the largest feature
+    index in the file unless ``n_features=K`` is given: then it is exactly K (a test file whose
+    largest index is smaller than the training file's is padded with zero columns, so a model
+    fitted on the training file predicts on it), and a file with an index above K is an error.
 
 Every problem with the input raises :class:`~dualboost.errors.DualBoostInputError` with a one-line
 message. Nothing here ever touches the network.
@@ -58,7 +63,8 @@ class Dataset:
     """A binary classification data set with labels in ``{-1, +1}``.
 
     Attributes:
-        X: ``N x F`` float feature matrix.
+        X: ``N x F`` float feature matrix: a numpy array, or a ``scipy.sparse`` CSR matrix for
+            LIBSVM files.
         y: length-``N`` float labels, each ``-1.0`` or ``+1.0``.
         name: short name of the data set (built-in spec or file name).
         feature_names: ``F`` column names.
@@ -68,7 +74,7 @@ class Dataset:
             ``h_j(x_n)`` for ``n = 1..N``), for instances given as columns rather than features.
     """
 
-    X: np.ndarray
+    X: np.ndarray | sp.csr_matrix
     y: np.ndarray
     name: str
     feature_names: list[str]
@@ -106,28 +112,21 @@ class Dataset:
 # --------------------------------------------------------------------------------------------
 
 
-def validate_features(X: object) -> np.ndarray:
-    """Return ``X`` as a 2-D float64 array with at least one row and one column and only finite
+def validate_features(X: object) -> np.ndarray | sp.csr_matrix | sp.csc_matrix:
+    """Return ``X`` as a 2-D float64 matrix with at least one row and one column and only finite
     entries; otherwise raise :class:`DualBoostInputError`.
 
-    Scipy sparse matrices are made dense.
+    A scipy sparse matrix stays sparse (never made dense): CSR or CSC keep their format, other
+    formats become CSR; the result is float64 with duplicates summed, and only the stored values
+    are checked for finiteness. Anything else becomes a C-contiguous numpy array.
     """
     if sp.issparse(X):
-        X = X.toarray()  # type: ignore[union-attr]
+        return _validate_sparse_features(X)
     try:
         arr = np.asarray(X, dtype=float)
     except (TypeError, ValueError) as exc:
         raise DualBoostInputError(f"features must be numeric: {exc}") from None
-    if arr.ndim != 2:
-        raise DualBoostInputError(
-            f"features must be a 2-D array (examples x features), got {arr.ndim}-D "
-            f"with shape {arr.shape}"
-        )
-    n, f = arr.shape
-    if n < 1:
-        raise DualBoostInputError("the data set is empty: features have no rows")
-    if f < 1:
-        raise DualBoostInputError(f"features have no columns ({n} rows, 0 features)")
+    _check_shape(arr.shape)
     bad = ~np.isfinite(arr)
     n_bad = int(bad.sum())
     if n_bad:
@@ -139,6 +138,44 @@ def validate_features(X: object) -> np.ndarray:
             f"(0-based): {arr[r, c]}"
         )
     return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def _check_shape(shape: tuple[int, ...]) -> None:
+    if len(shape) != 2:
+        raise DualBoostInputError(
+            f"features must be a 2-D array (examples x features), got {len(shape)}-D "
+            f"with shape {shape}"
+        )
+    n, f = shape
+    if n < 1:
+        raise DualBoostInputError("the data set is empty: features have no rows")
+    if f < 1:
+        raise DualBoostInputError(f"features have no columns ({n} rows, 0 features)")
+
+
+def _validate_sparse_features(X: object) -> sp.csr_matrix | sp.csc_matrix:
+    _check_shape(X.shape)  # type: ignore[attr-defined]
+    fmt = "csc" if X.format == "csc" else "csr"  # type: ignore[attr-defined]
+    make = sp.csc_matrix if fmt == "csc" else sp.csr_matrix
+    try:
+        M = make(X, dtype=np.float64, copy=True)
+    except (TypeError, ValueError) as exc:
+        raise DualBoostInputError(f"features must be numeric: {exc}") from None
+    M.sum_duplicates()
+    bad = ~np.isfinite(M.data)
+    n_bad = int(bad.sum())
+    if n_bad:
+        k = int(np.flatnonzero(bad)[0])
+        outer = int(np.searchsorted(M.indptr, k, side="right") - 1)
+        inner = int(M.indices[k])
+        r, c = (outer, inner) if fmt == "csr" else (inner, outer)
+        n_nan = int(np.isnan(M.data).sum())
+        raise DualBoostInputError(
+            f"features contain {n_bad} non-finite entr{'y' if n_bad == 1 else 'ies'} "
+            f"({n_nan} NaN, {n_bad - n_nan} inf); first at row {r}, column {c} "
+            f"(0-based): {M.data[k]}"
+        )
+    return M
 
 
 def encode_labels(y: object) -> tuple[np.ndarray, np.ndarray]:
@@ -297,13 +334,17 @@ def shared_data_dir() -> Path | None:
     return p if p.is_dir() else None
 
 
-def load_dataset(spec: str, label: str | None = None) -> Dataset:
+def load_dataset(spec: str, label: str | None = None, n_features: int | None = None) -> Dataset:
     """Load a data set from a built-in name or a file; see the module docstring for formats.
 
     Args:
         spec: ``"breast_cancer"``, ``"worst_case:N"``, a ``.csv`` path or a LIBSVM path.
         label: name of the label column of a CSV file (default: the last column). Only valid
             for CSV files.
+        n_features: the number of features of a LIBSVM file (passed to
+            :func:`sklearn.datasets.load_svmlight_file`): narrower files are padded with zero
+            columns, a file with a larger feature index is an error. Only valid for LIBSVM
+            files; default: the largest index in the file.
 
     Raises:
         DualBoostInputError: unknown spec, missing file, unreadable/invalid data.
@@ -313,7 +354,18 @@ def load_dataset(spec: str, label: str | None = None) -> Dataset:
     text = os.fspath(spec)
     stripped = text.strip()
     is_worst_case = stripped == _WORST_CASE_PREFIX or stripped.startswith(_WORST_CASE_PREFIX + ":")
+    if n_features is not None:
+        if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) \
+                or n_features < 1:
+            raise DualBoostInputError(
+                f"n_features must be a positive integer, got {n_features!r}")
+        n_features = int(n_features)
     if stripped == "breast_cancer" or is_worst_case:
+        if n_features is not None:
+            raise DualBoostInputError(
+                f"n_features={n_features} applies only to LIBSVM files, not to built-in "
+                f"{stripped!r}"
+            )
         if label is not None:
             raise DualBoostInputError(
                 f"label={label!r} applies only to CSV files, not to built-in {stripped!r}"
@@ -330,13 +382,18 @@ def load_dataset(spec: str, label: str | None = None) -> Dataset:
     if not path.is_file():
         raise DualBoostInputError(f"data path is not a regular file: {text!r}")
     if path.suffix.lower() == ".csv":
+        if n_features is not None:
+            raise DualBoostInputError(
+                f"n_features={n_features} applies only to LIBSVM files; {text!r} is read as CSV "
+                f"(its columns fix the number of features)"
+            )
         return _load_csv(path, label)
     if label is not None:
         raise DualBoostInputError(
             f"label={label!r} applies only to CSV files; {text!r} is read as LIBSVM "
             f"(its label is the first field of each line)"
         )
-    return _load_libsvm(path)
+    return _load_libsvm(path, n_features)
 
 
 def _load_breast_cancer() -> Dataset:
@@ -467,20 +524,26 @@ def _load_csv(path: Path, label: str | None) -> Dataset:
     )
 
 
-def _load_libsvm(path: Path) -> Dataset:
+def _load_libsvm(path: Path, n_features: int | None = None) -> Dataset:
     from sklearn.datasets import load_svmlight_file
 
     try:
-        Xs, y_raw = load_svmlight_file(str(path))
+        Xs, y_raw = load_svmlight_file(str(path), n_features=n_features)
     except (ValueError, UnicodeDecodeError, OSError) as exc:
         msg = " ".join(str(exc).split()) or type(exc).__name__
+        if n_features is not None and "n_features" in msg:
+            # sklearn: "n_features was set to K, but input file contains M features"
+            raise DualBoostInputError(
+                f"LIBSVM file {str(path)!r} has a feature index above n_features={n_features} "
+                f"({msg}); n_features must be at least the file's largest feature index"
+            ) from None
         raise DualBoostInputError(
             f"cannot parse {str(path)!r} as LIBSVM ('<label> <index>:<value> ...' per line; "
             f"use a .csv extension for CSV): {msg}"
         ) from None
     if Xs.shape[0] == 0:
         raise DualBoostInputError(f"LIBSVM file {str(path)!r} is empty: no rows")
-    X = validate_features(Xs.toarray())
+    X = validate_features(Xs)  # stays sparse (CSR float64)
     y, classes = encode_labels(y_raw)
     return Dataset(
         X=X,

@@ -14,6 +14,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -167,6 +168,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         # The soft-margin programs are binary: labels are -1/+1 and f(x) is one score.
         tags.classifier_tags.multi_class = False
+        # scipy.sparse X is used as is by the stump and raw oracles (never made dense).
+        tags.input_tags.sparse = True
         return tags
 
     # -- parameters ---------------------------------------------------------------------------
@@ -225,8 +228,10 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Finite numeric training features.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Finite numeric training features. A scipy.sparse matrix stays sparse (the oracles
+            work on its stored entries; implicit zeros are feature values like any other) and
+            gives the same model as its dense copy.
         y : array-like of shape (n_samples,)
             Labels with exactly two distinct values (numbers or strings).
 
@@ -235,7 +240,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         self : DualBoostClassifier
         """
         self._validate_own_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=("csr", "csc"))
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         if y_type != "binary":
@@ -289,7 +294,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -297,7 +302,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             Positive scores mean ``classes_[1]``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
+        if sp.issparse(X):
+            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + n) in CSC
         return np.asarray(self.result_.decision_function(X), dtype=float).reshape(-1)
 
     def predict(self, X) -> np.ndarray:
@@ -305,7 +312,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file
 
 from dualboost.data import (
@@ -246,7 +247,8 @@ def test_libsvm_round_trip(tmp_path: Path) -> None:
     p = tmp_path / "d.svm"
     dump_svmlight_file(X, y, str(p), zero_based=False)
     ds = load_dataset(str(p))
-    np.testing.assert_allclose(ds.X[:, : X.shape[1]], X)
+    assert sp.issparse(ds.X)  # LIBSVM data stays sparse
+    np.testing.assert_allclose(ds.X[:, : X.shape[1]].toarray(), X)
     np.testing.assert_array_equal(ds.y, y)
     np.testing.assert_array_equal(ds.classes, [-1, 1])
 

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..errors import DualBoostInputError
 
@@ -105,8 +106,16 @@ def as_float_array(a: Any, what: str) -> np.ndarray:
         raise DualBoostInputError(f"{what} must be numeric: {msg}") from None
 
 
-def as_feature_matrix(X: Any, what: str = "X") -> np.ndarray:
-    """Validate a feature matrix: 2-D float array, at least one row and column, all finite."""
+def as_feature_matrix(X: Any, what: str = "X") -> np.ndarray | sp.csc_matrix:
+    """Validate a feature matrix: 2-D float, at least one row and column, all finite.
+
+    A scipy.sparse matrix (any format, matrix or array API) stays sparse: it is returned as a
+    canonical float64 ``scipy.sparse.csc_matrix`` (summed duplicates, no stored zeros, sorted
+    indices), checked for finiteness on its stored values only, in O(nnz + F) time and memory.
+    Anything else is returned as a dense float array.
+    """
+    if sp.issparse(X):
+        return _as_sparse_features(X, what)
     X = as_float_array(X, what)
     if X.ndim != 2:
         raise DualBoostInputError(f"{what} must be a 2-D array (examples x features), "
@@ -120,6 +129,55 @@ def as_feature_matrix(X: Any, what: str = "X") -> np.ndarray:
     return X
 
 
+def _as_sparse_features(X: Any, what: str) -> sp.csc_matrix:
+    if X.ndim != 2:
+        raise DualBoostInputError(f"{what} must be a 2-D matrix (examples x features), "
+                                  f"got shape {X.shape}")
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise DualBoostInputError(f"{what} must have at least one row and one column, "
+                                  f"got shape {X.shape}")
+    if np.iscomplexobj(X.data if hasattr(X, "data") else X.tocoo().data):
+        raise DualBoostInputError(f"{what} must be real, got complex values")
+    try:
+        # csc_matrix(...) copies, so the canonicalization below never touches the caller's X.
+        Xc = sp.csc_matrix(X, dtype=np.float64, copy=True)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DualBoostInputError(f"{what} must be numeric: {msg}") from None
+    Xc.sum_duplicates()  # also sorts the indices
+    if not np.all(np.isfinite(Xc.data)):
+        bad = int(np.count_nonzero(~np.isfinite(Xc.data)))
+        raise DualBoostInputError(f"{what} must be finite, found {bad} NaN or infinite value(s)")
+    Xc.eliminate_zeros()
+    return Xc
+
+
+def feature_column(X: Any, j: int) -> np.ndarray:
+    """Column ``j`` of a dense or scipy.sparse ``X`` as a dense float array of shape (M,).
+
+    For CSC this reads one column (O(nnz_j + M)); other sparse formats pay one pass over their
+    stored entries (O(nnz + M)), never a dense copy of X.
+    """
+    if not sp.issparse(X):
+        return np.asarray(X[:, j], dtype=float)
+    m = X.shape[0]
+    out = np.zeros(m)
+    if X.format == "csc":
+        lo, hi = X.indptr[j], X.indptr[j + 1]
+        if X.has_canonical_format:
+            out[X.indices[lo:hi]] = X.data[lo:hi]
+        else:
+            np.add.at(out, X.indices[lo:hi], X.data[lo:hi])  # duplicates are summed
+        return out
+    if X.format == "csr":
+        hit = X.indices == j
+        rows = np.repeat(np.arange(m), np.diff(X.indptr))[hit]
+        np.add.at(out, rows, X.data[hit])
+        return out
+    coo = X.tocoo()
+    hit = coo.col == j
+    np.add.at(out, coo.row[hit], coo.data[hit])
+    return out
 def as_labels(y: Any, n_examples: int) -> np.ndarray:
     """Validate labels: shape (N,), every entry exactly -1 or +1; returned as floats."""
     y = as_float_array(y, "y")
@@ -165,9 +223,11 @@ def check_predict_input(
     """Validate ``X`` given to ``predict`` and return its finite column ``column`` (shape (M,)).
 
     Only the column a hypothesis reads is checked for finiteness: an ensemble predicts with many
-    hypotheses, and re-scanning all of X for each would cost O(M F) instead of O(M).
+    hypotheses, and re-scanning all of X for each would cost O(M F) instead of O(M). A
+    scipy.sparse ``X`` is accepted; only that one column is made dense.
     """
-    X = as_float_array(X, "X")
+    if not sp.issparse(X):
+        X = as_float_array(X, "X")
     if X.ndim != 2:
         raise DualBoostInputError(f"{owner}.predict needs a 2-D X, got shape {X.shape}")
     if n_columns is not None and X.shape[1] != n_columns:
@@ -176,7 +236,12 @@ def check_predict_input(
     if X.shape[1] <= column:
         raise DualBoostInputError(f"{owner}.predict needs at least {column + 1} column(s) in X, "
                                   f"got shape {X.shape}")
-    x = X[:, column]
+    if sp.issparse(X):
+        if np.iscomplexobj(X.data if hasattr(X, "data") else X.tocoo().data):
+            raise DualBoostInputError("X must be real, got complex values")
+        x = feature_column(X, column)
+    else:
+        x = X[:, column]
     if not np.all(np.isfinite(x)):
         raise DualBoostInputError(f"{owner}.predict: column {column} of X must be finite, "
                                   "found NaN or infinite values")

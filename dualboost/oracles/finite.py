@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..errors import DualBoostInputError
 from .base import (
@@ -77,7 +78,10 @@ class FiniteColumnOracle(Oracle):
         n = self.H.shape[0]
         if X is not None:
             try:
-                rows = np.shape(X)[0] if np.ndim(X) >= 1 else None
+                if sp.issparse(X):
+                    rows = X.shape[0]
+                else:
+                    rows = np.shape(X)[0] if np.ndim(X) >= 1 else None
             except ValueError:  # ragged nested lists
                 rows = None
             if rows != n:

@@ -6,6 +6,12 @@ class is ``{+z_j, -z_j : j = 1..F}`` (closed under negation, 2F hypotheses). Wit
 the edges are ``+-(Z^T w)_j``, so ``best(d)`` is one matrix-vector product.
 On new data ``z_j`` is clipped to ``[-1, 1]``, since values beyond the training range would
 otherwise leave the hypothesis range.
+
+Sparse X stays sparse: the scaling maps an implicit zero of feature j to ``c_j = z_j(0)``, in
+general not 0, so the oracle stores only ``z_j(x_nj) - c_j`` on the stored entries (a sparse
+matrix ``D`` with X's pattern) and uses ``sum_n w_n z_j(x_nj) = (D^T w)_j + c_j sum_n w_n``: one
+sparse matrix-vector product per ``best(d)``, O(nnz + F). (``c_j`` is taken as 0 for a feature
+without implicit zeros, where it multiplies nothing.)
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .base import (
     Hypothesis,
@@ -22,6 +29,7 @@ from .base import (
     as_labels,
     check_predict_input,
     distinct_columns,
+    feature_column,
 )
 
 
@@ -73,20 +81,40 @@ class RawFeatureOracle(Oracle):
     def fit(self, X: Any, y: Any) -> RawFeatureOracle:
         X = as_feature_matrix(X)
         y = as_labels(y, X.shape[0])
-        self._lo = X.min(axis=0)
-        self._hi = X.max(axis=0)
         self._X = X
         self._y = y
-        self._Z = _scale(X, self._lo, self._hi)
         self._n_examples = X.shape[0]
+        if sp.issparse(X):
+            # min/max of a sparse matrix count the implicit zeros, like X.toarray() would.
+            self._lo = X.min(axis=0).toarray().ravel()
+            self._hi = X.max(axis=0).toarray().ravel()
+            has_zero = np.diff(X.indptr) < X.shape[0]
+            self._zero_value = np.where(has_zero, _scale(np.zeros(X.shape[1]), self._lo,
+                                                         self._hi), 0.0)
+            col = np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
+            z = _scale(X.data, self._lo[col], self._hi[col])
+            shifted = sp.csc_matrix((z - self._zero_value[col], X.indices, X.indptr),
+                                    shape=X.shape)
+            self._Dt = shifted.T.tocsr()  # rows = features: D^T w is a CSR mat-vec
+            self._Z = None
+        else:
+            self._lo = X.min(axis=0)
+            self._hi = X.max(axis=0)
+            self._Z = _scale(X, self._lo, self._hi)
         return self
 
     def _hypothesis(self, j: int, sign: int) -> RawFeature:
         return RawFeature(j, sign, self._lo[j], self._hi[j])
 
+    def _edges(self, w: np.ndarray) -> np.ndarray:
+        """``(Z^T w)_j`` for every feature j, with ``w = d * y``."""
+        if self._Z is not None:
+            return w @ self._Z
+        return self._Dt @ w + self._zero_value * np.sum(w)
+
     def best(self, d: Any) -> tuple[RawFeature, np.ndarray]:
         d = self._check_d(d)
-        e = (d * self._y) @ self._Z
+        e = self._edges(d * self._y)
         edges = np.stack([e, -e], axis=-1)  # (F, 2) in C order = enumeration order
         j, s = np.unravel_index(int(np.argmax(edges)), edges.shape)
         h = self._hypothesis(int(j), 1 if s == 0 else -1)
@@ -94,9 +122,14 @@ class RawFeatureOracle(Oracle):
 
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         self._check_fitted()
-        yz = self._y[:, None] * self._Z
+        if self._Z is not None:
+            Z = self._Z
+        else:  # one column at a time; the result is N x 2F anyway
+            Z = np.column_stack([_scale(feature_column(self._X, j), self._lo[j], self._hi[j])
+                                 for j in range(self._X.shape[1])])
+        yz = self._y[:, None] * Z
         U = np.stack([yz, -yz], axis=-1).reshape(yz.shape[0], -1)
         hyps: list[Hypothesis] = [
-            self._hypothesis(j, s) for j in range(self._Z.shape[1]) for s in (1, -1)
+            self._hypothesis(j, s) for j in range(Z.shape[1]) for s in (1, -1)
         ]
         return distinct_columns(U, hyps)

@@ -10,6 +10,16 @@ With ``w = d * y`` and ``T = sum_n w_n``, the edge of ``(j, theta, s)`` is
 ``s * (sum_{x_nj > theta} w_n - sum_{x_nj <= theta} w_n) = s * (T - 2 * sum_{x_nj <= theta} w_n)``.
 After sorting every feature once, the inner sums are prefix sums of ``w`` in sorted order, so one
 ``best(d)`` costs O(N F): one gather, one cumsum, two argmaxes, all vectorized.
+
+Sparse X (scipy.sparse, e.g. a LIBSVM file) is never made dense. The class, its enumeration
+order, the tie-breaking and the edges are those of ``X.toarray()`` (implicit zeros are values
+like any other; features may be negative), computed on *groups*: the distinct values of each
+feature, one group per distinct stored value plus one group for all the zeros of the feature
+(its weight is ``T`` minus the weight of the stored entries, so the zero rows are never visited).
+Fitting sorts the stored entries once within their columns; one ``best(d)`` is then one gather of
+``w`` over the stored entries, one segment sum (``np.add.reduceat``) into groups and a prefix sum
+over the groups of each feature: O(nnz + F) time and memory, not O(N F). A 0/1 feature has two
+groups and hence one split.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .base import (
     Hypothesis,
@@ -26,6 +37,7 @@ from .base import (
     as_labels,
     check_predict_input,
     distinct_columns,
+    feature_column,
 )
 
 
@@ -84,6 +96,12 @@ class StumpOracle(Oracle):
     def fit(self, X: Any, y: Any) -> StumpOracle:
         X = as_feature_matrix(X)
         y = as_labels(y, X.shape[0])
+        if sp.issparse(X):
+            self._sparse: _SparseStumps | None = _SparseStumps(X)
+            self._X, self._y = X, y
+            self._n_examples = X.shape[0]
+            return self
+        self._sparse = None
         n, f = X.shape
         order = np.argsort(X, axis=0, kind="stable")
         xs = np.take_along_axis(X, order, axis=0)
@@ -108,6 +126,10 @@ class StumpOracle(Oracle):
 
     def best(self, d: Any) -> tuple[Stump, np.ndarray]:
         d = self._check_d(d)
+        if self._sparse is not None:
+            feature, threshold, sign = self._sparse.best(d * self._y)
+            stump = Stump(feature=feature, threshold=threshold, sign=sign)
+            return stump, stump.column(self._X, self._y)
         ws = (d * self._y)[self._order_t]
         below = np.cumsum(ws, axis=1)
         total = below[:, -1:]
@@ -133,10 +155,120 @@ class StumpOracle(Oracle):
         blocks: list[np.ndarray] = []
         hyps: list[Hypothesis] = []
         for j in range(self._X.shape[1]):
-            thetas = self._thresholds_t[j, self._valid_t[j]]
-            pred = np.where(self._X[:, j, None] > thetas[None, :], 1.0, -1.0)
+            if self._sparse is not None:
+                thetas = self._sparse.thresholds(j)
+                if thetas.size == 0:
+                    continue
+                x = feature_column(self._X, j)  # one column at a time, never all of X
+            else:
+                thetas = self._thresholds_t[j, self._valid_t[j]]
+                x = self._X[:, j]
+            pred = np.where(x[:, None] > thetas[None, :], 1.0, -1.0)
             # Interleave +pred and -pred to follow the enumeration order.
             blocks.append(np.stack([pred, -pred], axis=-1).reshape(pred.shape[0], -1))
             hyps.extend(Stump(j, t, s) for t in thetas for s in (1, -1))
         U = self._y[:, None] * np.concatenate(blocks, axis=1)
         return distinct_columns(U, hyps)
+
+
+def _first_max(edges: np.ndarray) -> tuple[int, int]:
+    """Position and sign of the first maximum of ``+edges`` / ``-edges`` interleaved as
+    ``(+e_0, -e_0, +e_1, -e_1, ...)``: the enumeration order, sign +1 before -1."""
+    a = int(np.argmax(edges))
+    b = int(np.argmin(edges))
+    if edges[a] > -edges[b] or (edges[a] == -edges[b] and a <= b):
+        return a, 1
+    return b, -1
+
+
+class _SparseStumps:
+    """The stump class of a sparse ``X`` (canonical CSC) as groups of equal values per feature.
+
+    Feature j's distinct values ``v_1 < ... < v_G`` (0 among them when some entry of column j is
+    not stored) are its groups, stored feature by feature in increasing value; the splits of j
+    lie between consecutive groups, and the weight at or below split g is the prefix sum of the
+    group weights up to g. Enumeration: the constant (kept as feature 0's threshold -inf), then
+    feature by feature the splits by increasing threshold -- the dense order restricted to its
+    valid positions. Memory O(nnz + F).
+    """
+
+    def __init__(self, X: sp.csc_matrix) -> None:
+        n, f = X.shape
+        counts = np.diff(X.indptr)
+        col = np.repeat(np.arange(f), counts)
+        order = np.lexsort((X.data, col))  # by feature, then by value
+        vals = X.data[order]
+        col = col[order]
+        self.rows = X.indices[order].astype(np.intp)
+        nnz = vals.size
+        new = np.ones(nnz, dtype=bool)
+        new[1:] = (col[1:] != col[:-1]) | (vals[1:] != vals[:-1])
+        self.starts = np.flatnonzero(new)  # first stored entry of each stored-value group
+        gval, gcol = vals[self.starts], col[self.starts]
+        real_per_col = np.bincount(gcol, minlength=f)
+        has_zero = counts < n
+        per_col = real_per_col + has_zero
+        gptr = np.concatenate([[0], np.cumsum(per_col)])
+        rptr = np.concatenate([[0], np.cumsum(real_per_col)])
+        n_groups = int(gptr[-1])
+        # Stored-value groups sit after the feature's zero group when positive.
+        self.real_pos = (gptr[gcol] + (np.arange(gcol.size) - rptr[gcol])
+                         + (has_zero[gcol] & (gval > 0)))
+        self.real_col = gcol
+        self.zero_cols = np.flatnonzero(has_zero)
+        negatives = np.bincount(gcol[gval < 0], minlength=f)
+        self.zero_pos = gptr[self.zero_cols] + negatives[self.zero_cols]
+        group_val = np.zeros(n_groups)
+        group_val[self.real_pos] = gval
+        group_col = np.repeat(np.arange(f), per_col)
+        last = np.zeros(n_groups, dtype=bool)
+        last[gptr[1:][per_col > 0] - 1] = True
+        self.split_group = np.flatnonzero(~last)
+        self.split_feature = group_col[self.split_group]
+        self.split_threshold = _midpoints(group_val[self.split_group],
+                                          group_val[self.split_group + 1])
+        self.split_ptr = np.searchsorted(self.split_feature, np.arange(f + 1))
+        self.n_groups = n_groups
+        # Prefix sums within each feature, computed for all features at once: features with
+        # the same padded group count (a power of two) share one 2-D cumsum along rows. Each
+        # feature's sums are then sequential from its own first group, so equal features get
+        # bit-identical edges (ties resolved like the dense oracle) and no rounding drifts in
+        # from earlier features. The padding points at a zero slot (index n_groups).
+        width = np.where(per_col > 1, 1 << np.ceil(np.log2(np.maximum(per_col, 1))).astype(int),
+                         per_col)
+        self.buckets: list[np.ndarray] = []
+        for wdt in np.unique(width[per_col > 1]):
+            cols = np.flatnonzero(width == wdt)
+            k = np.arange(int(wdt))[None, :]
+            idx = gptr[cols][:, None] + k
+            idx = np.where(k < per_col[cols][:, None], idx, n_groups)
+            self.buckets.append(idx)
+
+    def thresholds(self, j: int) -> np.ndarray:
+        """Feature j's thresholds in enumeration order (feature 0 starts with -inf)."""
+        t = self.split_threshold[self.split_ptr[j]:self.split_ptr[j + 1]]
+        return np.concatenate([[-np.inf], t]) if j == 0 else t
+
+    def best(self, w: np.ndarray) -> tuple[int, float, int]:
+        """(feature, threshold, sign) of the first stump of maximum edge for ``w = d * y``."""
+        total = float(np.sum(w))
+        group_w = np.zeros(self.n_groups + 1)
+        if self.rows.size:
+            sums = np.add.reduceat(w[self.rows], self.starts)
+            group_w[self.real_pos] = sums
+            stored = np.bincount(self.real_col, weights=sums,
+                                 minlength=self.split_ptr.size - 1)
+        else:
+            stored = np.zeros(self.split_ptr.size - 1)
+        # The zero group of a feature holds every row whose entry is not stored.
+        group_w[self.zero_pos] = total - stored[self.zero_cols]
+        below = np.zeros(self.n_groups + 1)
+        for idx in self.buckets:
+            below[idx] = np.cumsum(group_w[idx], axis=1)
+        edges = np.empty(self.split_group.size + 1)
+        edges[0] = total  # the constant +1
+        edges[1:] = total - 2.0 * below[self.split_group]
+        k, sign = _first_max(edges)
+        if k == 0:
+            return 0, -np.inf, sign
+        return int(self.split_feature[k - 1]), float(self.split_threshold[k - 1]), sign
