@@ -11,6 +11,7 @@ only when the oracle's answer really is the maximum.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -215,6 +216,42 @@ def distinct_columns(
             seen.add(key)
             keep.append(k)
     return U[:, keep], [hypotheses[k] for k in keep]
+
+
+#: At most this many earlier near-ties are examined by :func:`first_equal_column`.
+EQUAL_COLUMN_CANDIDATES = 16
+
+
+def first_equal_column(
+    plus: np.ndarray, minus: np.ndarray, k: int, sign: int,
+    column_of: Callable[[int, int], np.ndarray], scale: float,
+) -> tuple[int, int, np.ndarray]:
+    """Make the tie-break independent of rounding for hypotheses with *equal columns*.
+
+    ``plus[i]`` / ``minus[i]`` are the edges of candidate i with sign +1 / -1 (``-inf`` where
+    invalid), enumerated as ``(+0, -0, +1, -1, ...)``, and ``(k, sign)`` is the first maximum of
+    that sequence. Two hypotheses with the same column (say two complementary 0/1 features) have
+    the same edge, but their computed edges are sums in different orders and may differ in the
+    last bits, so the first maximum would depend on rounding (and differ between the dense and
+    the sparse oracle). This returns the first candidate in the enumeration order whose column
+    equals the winner's column -- the hypothesis :meth:`Oracle.all_columns` keeps for it -- by
+    checking the earlier candidates whose edge is within rounding (``1e-9 * scale``, scale =
+    ``sum |w|``) of the maximum, at most :data:`EQUAL_COLUMN_CANDIDATES` of them. Returns
+    ``(k, sign, column)``.
+    """
+    top = plus[k] if sign > 0 else minus[k]
+    tol = 1e-9 * scale
+    win = 2 * k + (sign < 0)
+    keys = np.union1d(2 * np.flatnonzero(plus[:k + 1] >= top - tol),
+                      2 * np.flatnonzero(minus[:k + 1] >= top - tol) + 1)
+    keys = keys[keys < win][:EQUAL_COLUMN_CANDIDATES]
+    u = column_of(k, sign)
+    for key in keys.tolist():
+        i, s = key // 2, (1 if key % 2 == 0 else -1)
+        v = column_of(i, s)
+        if np.array_equal(v, u):
+            return i, s, v
+    return k, sign, u
 
 
 def check_predict_input(

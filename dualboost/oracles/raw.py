@@ -30,6 +30,7 @@ from .base import (
     check_predict_input,
     distinct_columns,
     feature_column,
+    first_equal_column,
 )
 
 
@@ -114,11 +115,15 @@ class RawFeatureOracle(Oracle):
 
     def best(self, d: Any) -> tuple[RawFeature, np.ndarray]:
         d = self._check_d(d)
-        e = self._edges(d * self._y)
+        w = d * self._y
+        e = self._edges(w)
         edges = np.stack([e, -e], axis=-1)  # (F, 2) in C order = enumeration order
         j, s = np.unravel_index(int(np.argmax(edges)), edges.shape)
-        h = self._hypothesis(int(j), 1 if s == 0 else -1)
-        return h, h.column(self._X, self._y)
+        j, sign, u = first_equal_column(
+            e, -e, int(j), 1 if s == 0 else -1,
+            lambda i, sg: self._hypothesis(i, sg).column(self._X, self._y),
+            float(np.abs(w).sum()))
+        return self._hypothesis(j, sign), u
 
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         self._check_fitted()

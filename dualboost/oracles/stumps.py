@@ -38,6 +38,7 @@ from .base import (
     check_predict_input,
     distinct_columns,
     feature_column,
+    first_equal_column,
 )
 
 
@@ -126,29 +127,46 @@ class StumpOracle(Oracle):
 
     def best(self, d: Any) -> tuple[Stump, np.ndarray]:
         d = self._check_d(d)
+        w = d * self._y
         if self._sparse is not None:
-            feature, threshold, sign = self._sparse.best(d * self._y)
-            stump = Stump(feature=feature, threshold=threshold, sign=sign)
-            return stump, stump.column(self._X, self._y)
-        ws = (d * self._y)[self._order_t]
-        below = np.cumsum(ws, axis=1)
-        total = below[:, -1:]
-        # Weight at or below the threshold of position r is the prefix sum up to r - 1.
-        edge_plus = np.empty_like(below)
-        edge_plus[:, :1] = total
-        edge_plus[:, 1:] = total - 2.0 * below[:, :-1]
-        plus = np.where(self._valid_t, edge_plus, -np.inf)
-        minus = np.where(self._valid_t, -edge_plus, -np.inf)
+            edges = self._sparse.edges(w)
+            valid = np.ones(edges.size, dtype=bool)
+            sparse = self._sparse
+
+            def stump_at(i: int, sign: int) -> Stump:
+                if i == 0:
+                    return Stump(0, -np.inf, sign)
+                return Stump(int(sparse.split_feature[i - 1]),
+                             float(sparse.split_threshold[i - 1]), sign)
+        else:
+            ws = w[self._order_t]
+            below = np.cumsum(ws, axis=1)
+            total = below[:, -1:]
+            # Weight at or below the threshold of position r is the prefix sum up to r - 1.
+            edge_plus = np.empty_like(below)
+            edge_plus[:, :1] = total
+            edge_plus[:, 1:] = total - 2.0 * below[:, :-1]
+            edges = edge_plus.ravel()
+            valid = self._valid_t.ravel()
+            n = self._valid_t.shape[1]
+
+            def stump_at(i: int, sign: int) -> Stump:
+                j, r = divmod(i, n)
+                return Stump(j, self._thresholds_t[j, r], sign)
+
+        # C order of the candidates is the enumeration order; at one candidate sign +1 first.
+        plus = np.where(valid, edges, -np.inf)
+        minus = np.where(valid, -edges, -np.inf)
         a = int(np.argmax(plus))
         b = int(np.argmax(minus))
-        # On equal edges the earlier (feature, position) wins; at the same one, sign +1 does.
-        if plus.flat[a] > minus.flat[b] or (plus.flat[a] == minus.flat[b] and a <= b):
-            flat, sign = a, 1
+        if plus[a] > minus[b] or (plus[a] == minus[b] and a <= b):
+            k, sign = a, 1
         else:
-            flat, sign = b, -1
-        j, r = np.unravel_index(flat, plus.shape)
-        stump = Stump(feature=int(j), threshold=self._thresholds_t[j, r], sign=sign)
-        return stump, stump.column(self._X, self._y)
+            k, sign = b, -1
+        k, sign, u = first_equal_column(
+            plus, minus, k, sign, lambda i, s: stump_at(i, s).column(self._X, self._y),
+            float(np.abs(w).sum()))
+        return stump_at(k, sign), u
 
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         self._check_fitted()
@@ -169,16 +187,6 @@ class StumpOracle(Oracle):
             hyps.extend(Stump(j, t, s) for t in thetas for s in (1, -1))
         U = self._y[:, None] * np.concatenate(blocks, axis=1)
         return distinct_columns(U, hyps)
-
-
-def _first_max(edges: np.ndarray) -> tuple[int, int]:
-    """Position and sign of the first maximum of ``+edges`` / ``-edges`` interleaved as
-    ``(+e_0, -e_0, +e_1, -e_1, ...)``: the enumeration order, sign +1 before -1."""
-    a = int(np.argmax(edges))
-    b = int(np.argmin(edges))
-    if edges[a] > -edges[b] or (edges[a] == -edges[b] and a <= b):
-        return a, 1
-    return b, -1
 
 
 class _SparseStumps:
@@ -249,8 +257,9 @@ class _SparseStumps:
         t = self.split_threshold[self.split_ptr[j]:self.split_ptr[j + 1]]
         return np.concatenate([[-np.inf], t]) if j == 0 else t
 
-    def best(self, w: np.ndarray) -> tuple[int, float, int]:
-        """(feature, threshold, sign) of the first stump of maximum edge for ``w = d * y``."""
+    def edges(self, w: np.ndarray) -> np.ndarray:
+        """Edges with sign +1 for ``w = d * y``: the constant first, then every split in
+        enumeration order (sign -1 negates them)."""
         total = float(np.sum(w))
         group_w = np.zeros(self.n_groups + 1)
         if self.rows.size:
@@ -268,7 +277,4 @@ class _SparseStumps:
         edges = np.empty(self.split_group.size + 1)
         edges[0] = total  # the constant +1
         edges[1:] = total - 2.0 * below[self.split_group]
-        k, sign = _first_max(edges)
-        if k == 0:
-            return 0, -np.inf, sign
-        return int(self.split_feature[k - 1]), float(self.split_threshold[k - 1]), sign
+        return edges
