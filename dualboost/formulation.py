@@ -44,7 +44,7 @@ import cvxpy as cp
 import numpy as np
 
 from .errors import DualBoostInputError
-from .kkt import KKTRecovery, PointView, generic_kkt_recovery
+from .kkt import KKTRecovery, KKTSystem, PointView, solve_kkt_system, system_from_model
 from .params import Param, resolve_params
 
 __all__ = ["Capabilities", "Certificate", "Formulation", "Model", "Multipliers"]
@@ -158,6 +158,9 @@ class Certificate(PointView):
     d: np.ndarray
     primal_value: float
     dual_value: float
+    #: U^T d where the producer had it at hand (a best response); spares a fast master the
+    #: product (None: not computed)
+    edges: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def gap(self) -> float:
@@ -245,7 +248,12 @@ class Formulation(ABC):
         return self.capabilities.solver_kind
 
     def check_columns(self, U: np.ndarray) -> np.ndarray:
-        """Validate a column matrix: N rows, finite entries in [-1, 1]."""
+        """Validate a column matrix: N rows, finite entries in [-1, 1].
+
+        Returns a read-only view; passing that view back (a fast master evaluates the same U
+        thousands of times per solve) skips the O(N t) scan."""
+        if U is getattr(self, "_checked_columns", None) and not U.flags.writeable:
+            return U
         U = np.asarray(U, dtype=float)
         if U.ndim == 1:
             U = U[:, None]
@@ -256,6 +264,9 @@ class Formulation(ABC):
         if U.size and (U.min() < -1 - 1e-12 or U.max() > 1 + 1e-12):
             raise DualBoostInputError(
                 f"U entries must lie in [-1, 1], got range [{U.min():g}, {U.max():g}]")
+        U = U.view()
+        U.flags.writeable = False
+        self._checked_columns = U
         return U
 
     # -- the declared math ------------------------------------------------------------------
@@ -416,11 +427,25 @@ class Formulation(ABC):
         record = solve(model.problem, self.kind, solver=solver, certify=certify, order=order)
         return model, accepted["last"], record
 
-    def recover_dual(self, U: np.ndarray, d: np.ndarray, tol: float = 1e-6) -> KKTRecovery:
+    def recover_dual(self, U: np.ndarray, d: np.ndarray, tol: float = 1e-6,
+                     hint: Mapping[str, Any] | None = None) -> KKTRecovery:
         """The multipliers from an optimal d by the active-set linear system (thesis §3.2.4).
 
-        Assembled from the primal model: the objective's gradient and each named constraint's
-        Jacobian at (d, aux), where aux (gamma) is set to its optimal value given d.
+        The system is :meth:`kkt_system` at d. With ``hint`` (the master's own multipliers) the
+        hint restricted to the active sets read off d is tried first and returned when it
+        satisfies the system within ``tol`` (``source == "verified"``); otherwise, and always
+        without a hint, the multipliers are solved for from d alone (``"recovered"``).
+        """
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        return solve_kkt_system(self.kkt_system(U, d), tol=tol, hint=hint)
+
+    def kkt_system(self, U: np.ndarray, d: np.ndarray) -> KKTSystem:
+        """The data of the active-set system at d (:class:`dualboost.kkt.KKTSystem`), from the
+        primal model: the objective's gradient and each named constraint's Jacobian (cvxpy
+        ``.grad``) at (d, aux), where aux (gamma) is set to its optimal value given d.
+
+        A class may assemble it faster by hand; the verifier compares that with this (K3).
         """
         U = self.check_columns(U)
         model = self.primal(U)
@@ -428,8 +453,7 @@ class Formulation(ABC):
         # entropic gradients are undefined at d_n = 0 (ln 0); a solver's d may hold exact zeros
         model.variables["d"].value = np.maximum(d, 1e-300)
         self.set_auxiliary(U, model, d)
-        return generic_kkt_recovery(model, tol=tol,
-                                    row_weights=self.kkt_row_weights(d))
+        return system_from_model(model, row_weights=self.kkt_row_weights(d))
 
     def set_auxiliary(self, U: np.ndarray, model: Model, d: np.ndarray) -> None:
         """Give the primal model's other variables their optimal values for this d."""

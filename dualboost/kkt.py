@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog, lsq_linear
-from threadpoolctl import threadpool_limits
 
 __all__ = ["KKTRecovery", "generic_kkt_recovery"]
 
@@ -60,10 +59,39 @@ class KKTRecovery(PointView):
     residual: float
     #: for each named constraint, the indices of its active rows
     active: dict[str, np.ndarray] = field(default_factory=dict)
+    #: "recovered": solved from d alone; "verified": a given point (the master's multipliers)
+    #: restricted to the active sets read off d satisfied the system within tol
+    source: str = "recovered"
 
     @property
     def active_w(self) -> np.ndarray:
         return self.active.get("w", np.array([], dtype=int))
+
+
+@dataclass
+class KKTBlock:
+    """One named constraint ``expr(x) <= 0`` (or ``== 0``) at the point: its Jacobian
+    (n x m, column r = grad of row r), its values and its kind."""
+
+    jacobian: sparse.csc_array
+    values: np.ndarray
+    equality: bool
+    #: a scalar constraint (the normalization) has a scalar multiplier
+    scalar: bool = False
+
+
+@dataclass
+class KKTSystem:
+    """The data of the active-set system at one primal point x (see the module docstring):
+    the minimization objective's gradient, the named constraint blocks and the entries of
+    variables declared nonnegative (positions in x and values)."""
+
+    gradient: np.ndarray
+    blocks: dict[str, KKTBlock]
+    bounds: dict[str, tuple[np.ndarray, np.ndarray]]
+    #: per-row weights of the stationarity rows (1 except where a formulation damps round-off)
+    weights: np.ndarray
+    absent: dict = field(default_factory=dict)
 
 
 def _flat_grad(grad: dict, variables: list, offsets: dict, n: int, m: int) -> sparse.csc_array:
@@ -81,11 +109,9 @@ def _flat_grad(grad: dict, variables: list, offsets: dict, n: int, m: int) -> sp
     return sparse.vstack(blocks, format="csc")
 
 
-def generic_kkt_recovery(model, *, tol: float, row_weights: np.ndarray | None = None
-                         ) -> KKTRecovery:
-    """Solve the active-set system of ``model`` at its variables' current values."""
-    from .formulation import Multipliers
-
+def system_from_model(model, row_weights: np.ndarray | None = None) -> KKTSystem:
+    """The system of a cvxpy model at its variables' current values, from ``Expression.grad``:
+    the reference every hand-assembled system is compared with (verifier check K3)."""
     problem = model.problem
     variables = problem.variables()
     offsets, n = {}, 0
@@ -96,64 +122,147 @@ def generic_kkt_recovery(model, *, tol: float, row_weights: np.ndarray | None = 
     gradient = gradient.reshape(-1)
     if problem.objective.NAME == "maximize":  # stationarity of the minimization form
         gradient = -gradient
-
     weights = np.ones(n)
     d_var = model.variables.get("d")
     if row_weights is not None and d_var is not None:
         start = offsets[d_var]
         weights[start:start + d_var.size] = np.clip(row_weights, 0.0, 1.0)
-
-    columns, lower, owners = [], [], []  # owner: (constraint name, row index) per unknown
-    active: dict[str, np.ndarray] = {}
+    blocks = {}
     for name, constraint in model.constraints.items():
         expr = constraint.expr
-        value = np.asarray(expr.value, dtype=float).reshape(-1)
-        m = value.size
-        J = _flat_grad(expr.grad, variables, offsets, n, m)
-        equality = type(constraint).__name__ in ("Equality", "Zero")
-        if equality:
-            rows = np.arange(m)
-        else:
-            scale = 1.0 + np.abs(value).max(initial=0.0)
-            rows = np.flatnonzero(value >= -tol * scale)
-        active[name] = rows
-        columns.append(J[:, rows])
-        lower += [-np.inf if equality else 0.0] * rows.size
-        owners += [(name, int(r)) for r in rows]
+        values = np.asarray(expr.value, dtype=float).reshape(-1)
+        blocks[name] = KKTBlock(_flat_grad(expr.grad, variables, offsets, n, values.size),
+                                values, type(constraint).__name__ in ("Equality", "Zero"),
+                                scalar=not expr.shape)
+    bounds = {}
     for key, var in model.variables.items():
         if var.attributes.get("nonneg") and var.value is not None:
-            value = np.asarray(var.value, dtype=float).reshape(-1)
-            rows = np.flatnonzero(value <= tol)
-            if rows.size:
-                E = sparse.csc_array((-np.ones(rows.size), (offsets[var] + rows,
-                                                           np.arange(rows.size))),
-                                     shape=(n, rows.size))
-                columns.append(E)
-                lower += [0.0] * rows.size
-                owners += [(f"bound:{key}", int(r)) for r in rows]
-    A = sparse.hstack(columns, format="csc") if columns else sparse.csc_array((n, 0))
-    lower = np.asarray(lower, dtype=float)
-    b = -gradient
+            values = np.asarray(var.value, dtype=float).reshape(-1)
+            bounds[key] = (offsets[var] + np.arange(values.size), values)
+    return KKTSystem(gradient, blocks, bounds, weights, dict(model.absent))
 
-    x, residual = _least_squares_with_private_columns(A, b, lower, weights)
+
+def _dense_csc(M: np.ndarray) -> sparse.csc_array:
+    """A dense matrix as CSC with every entry stored (no scan for zeros: U is dense)."""
+    n, m = M.shape
+    return sparse.csc_array((np.asarray(M, dtype=float).ravel(order="F"),
+                             np.tile(np.arange(n, dtype=np.int32), m),
+                             np.arange(0, n * m + 1, n, dtype=np.int64)), shape=(n, m))
+
+
+def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu: float,
+                       caps: bool, row_weights: np.ndarray | None = None,
+                       absent: dict | None = None) -> KKTSystem:
+    """The system of ``min_{d, gamma} gamma + phi(d)`` over the blocks of
+    :func:`dualboost.formulation.soft_margin_blocks` (``U^T d <= gamma`` (w), ``d <= 1/nu``
+    (psi, with ``caps``), ``sum(d) = 1`` (beta), ``d >= 0``), assembled in numpy: x = (gamma, d)
+    (cvxpy's order of the variables in those models), gradient (1, grad phi(d)), gamma =
+    max_q u^q.d. LPBoost (phi = 0, thesis (2.3)) and the regularized family (phi = R/eta, (3.6))
+    use it; check K3 compares it with :func:`system_from_model` on their cvxpy models."""
+    U = np.asarray(U, dtype=float)
+    N, t = U.shape
+    n = N + 1
+    gamma = float((U.T @ d).max()) if t else -1.0
+    gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
+    blocks = {"w": KKTBlock(_dense_csc(np.vstack([-np.ones((1, t)), U])), U.T @ d - gamma,
+                            equality=False)}
+    rows = np.arange(1, n)
+    if caps:
+        eye = sparse.csc_array((np.ones(N), (rows, np.arange(N))), shape=(n, N))
+        blocks["psi"] = KKTBlock(eye, d - 1.0 / nu, equality=False)
+    blocks["beta"] = KKTBlock(sparse.csc_array(np.concatenate([[0.0], np.ones(N)])[:, None]),
+                              np.array([d.sum() - 1.0]), equality=True, scalar=True)
+    weights = np.ones(n)
+    if row_weights is not None:
+        weights[1:] = np.clip(row_weights, 0.0, 1.0)
+    return KKTSystem(gradient, blocks, {"d": (rows, np.asarray(d, dtype=float))},
+                     weights, dict(absent or {}))
+
+
+def generic_kkt_recovery(model, *, tol: float, row_weights: np.ndarray | None = None
+                         ) -> KKTRecovery:
+    """Solve the active-set system of ``model`` at its variables' current values."""
+    return solve_kkt_system(system_from_model(model, row_weights), tol=tol)
+
+
+def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery:
+    """The multipliers of least residual on the active sets read off the point.
+
+    With ``hint`` (a dual point, e.g. the master's multipliers), its values on the active rows
+    are tried first (the unit-column multipliers read off their rows): when they satisfy the
+    system within ``tol`` they are returned (``source="verified"``), otherwise the multipliers
+    are solved for from the point alone.
+    """
+    from .formulation import Multipliers
+
+    n = system.gradient.size
+    columns, lower, segments = [], [], []  # segments: (constraint name, its active rows)
+    active: dict[str, np.ndarray] = {}
+    for name, block in system.blocks.items():
+        if block.equality:
+            rows = np.arange(block.values.size)
+        else:
+            scale = 1.0 + np.abs(block.values).max(initial=0.0)
+            rows = np.flatnonzero(block.values >= -tol * scale)
+        active[name] = rows
+        columns.append(block.jacobian[:, rows])
+        lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
+        segments.append((name, rows))
+    for key, (positions, values) in system.bounds.items():
+        rows = np.flatnonzero(values <= tol)
+        if rows.size:
+            columns.append(sparse.csc_array((-np.ones(rows.size), (positions[rows],
+                                                                   np.arange(rows.size))),
+                                            shape=(n, rows.size)))
+            lower.append(np.zeros(rows.size))
+            segments.append((f"bound:{key}", rows))
+    A = sparse.hstack(columns, format="csc") if columns else sparse.csc_array((n, 0))
+    lower = np.concatenate(lower) if lower else np.zeros(0)
+    b = -system.gradient
+    weights = system.weights
+
+    x, residual, source = None, np.inf, "recovered"
+    if hint is not None:
+        x, residual = _hinted(A, b, lower, weights, segments, hint)
+        source = "verified"
     if not residual <= tol:
-        x_l1, residual_l1 = _l1_solve(A, b, lower, weights)
-        if residual_l1 < residual:
-            x, residual = x_l1, residual_l1
+        x, residual, source = *_least_squares_with_private_columns(A, b, lower, weights), \
+            "recovered"
+        if not residual <= tol:
+            x_l1, residual_l1 = _l1_solve(A, b, lower, weights)
+            if residual_l1 < residual:
+                x, residual = x_l1, residual_l1
 
     point = Multipliers()
-    for name, constraint in model.constraints.items():
-        size = int(np.prod(constraint.expr.shape)) if constraint.expr.shape else 1
-        point[name] = np.zeros(size)
-    for (name, row), value in zip(owners, x):
+    for name, block in system.blocks.items():
+        point[name] = np.zeros(block.values.size)
+    start = 0
+    for name, rows in segments:
         if name in point:
-            point[name][row] = value
-    for name, constraint in model.constraints.items():
-        if not constraint.expr.shape:  # a scalar constraint (the normalization) has a scalar
+            point[name][rows] = x[start:start + rows.size]
+        start += rows.size
+    for name, block in system.blocks.items():
+        if block.scalar:
             point[name] = float(point[name][0])
-    for key, value in model.absent.items():
+    for key, value in system.absent.items():
         point.setdefault(key, value)
-    return KKTRecovery(point=point, residual=float(residual), active=active)
+    return KKTRecovery(point=point, residual=float(residual), active=active, source=source)
+
+
+def _hinted(A, b, lower, weights, segments, hint):
+    """The hint's values on the active rows (the unit columns read off their rows), and the
+    residual they leave."""
+    x = np.zeros(A.shape[1])
+    start = 0
+    for name, rows in segments:
+        value = None if name.startswith("bound:") else hint.get(name)
+        if value is not None:
+            x[start:start + rows.size] = np.asarray(value, dtype=float).reshape(-1)[rows]
+        start += rows.size
+    columns, rows, _ = _private_structure(A)
+    x[columns] = 0.0
+    _read_off_private(A, x, b, columns, rows)
+    return x, _weighted_residual(A, x, b, lower, weights)
 
 
 def _weighted_residual(A, x, b, lower, weights) -> float:
@@ -163,18 +272,38 @@ def _weighted_residual(A, x, b, lower, weights) -> float:
     return float(max(r.max(initial=0.0), sign.max(initial=0.0)))
 
 
+def _private_structure(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit ("private") columns of A, the row each owns, and the rows no unit column owns.
+
+    A cap psi_n or a bound mu_n enters only the stationarity row of d_n; once the shared
+    multipliers (w, beta, ...) are fixed it is read off that row, so the solves below only
+    see the shared columns."""
+    n, _ = A.shape
+    private = np.diff(A.indptr) == 1
+    columns = np.flatnonzero(private)
+    rows = A.indices[A.indptr[columns]]
+    # a row owned by two unit columns cannot happen for bounds that exclude each other (d_n = 0
+    # and d_n = 1/nu); should it, the first column takes the row and the others stay 0
+    _, first = np.unique(rows, return_index=True)
+    columns, rows = columns[first], rows[first]
+    owned = np.zeros(n, dtype=bool)
+    owned[rows] = True
+    return columns, rows, np.flatnonzero(~owned)
+
+
+def _read_off_private(A, x, b, columns, rows) -> None:
+    """Each unit column's multiplier from its own row, given the shared ones (in place)."""
+    rest = b - A @ x
+    coefficients = A.data[A.indptr[columns]]
+    nonzero = coefficients != 0
+    x[columns[nonzero]] = rest[rows[nonzero]] / coefficients[nonzero]
+
+
 def _least_squares_with_private_columns(A, b, lower, weights):
     """Bounded least squares on the rows not owned by a unit column, the rest read off."""
     n, k = A.shape
-    counts = np.diff(A.indptr)
-    private = counts == 1
-    owned_rows = A.indices[A.indptr[:-1][private]] if private.any() else np.array([], int)
-    own_row_of = np.full(k, -1)
-    own_row_of[np.flatnonzero(private)] = owned_rows
-    row_owned = np.zeros(n, dtype=bool)
-    row_owned[owned_rows] = True
-    shared = np.flatnonzero(~private)
-    free_rows = np.flatnonzero(~row_owned)
+    columns, rows, free_rows = _private_structure(A)
+    shared = np.setdiff1d(np.arange(k), columns, assume_unique=True)
     x = np.zeros(k)
     if shared.size:
         A_s = A[free_rows][:, shared].toarray() * weights[free_rows, None]
@@ -183,36 +312,73 @@ def _least_squares_with_private_columns(A, b, lower, weights):
         A_s, b_s = A_s[keep], b_s[keep]
         upper = np.full(shared.size, np.inf)
         # a few hundred rows by a few dozen columns: BLAS threads only add contention
-        with threadpool_limits(limits=1, user_api="blas"):
+        with _single_blas_thread():
             if A_s.shape[0] == 0:
                 sol_x = np.clip(np.zeros(shared.size), lower[shared], None)
             else:
                 sol_x = lsq_linear(A_s, b_s, bounds=(lower[shared], upper), method="bvls",
                                    tol=1e-14, lsmr_tol="auto").x
         x[shared] = sol_x
-    rest = b - A @ x
-    for column in np.flatnonzero(private):
-        row = own_row_of[column]
-        coefficient = A[[row], [column]]
-        coefficient = float(np.asarray(coefficient).reshape(-1)[0])
-        if coefficient != 0:
-            x[column] = rest[row] / coefficient
-            rest[row] = 0.0
-    # a row owned by two unit columns cannot happen for bounds that exclude each other
+    _read_off_private(A, x, b, columns, rows)
     return x, _weighted_residual(A, x, b, lower, weights)
 
 
 def _l1_solve(A, b, lower, weights):
-    """min sum_r weight_r |(A x - b)_r| with the sign bounds inside: an LP for HiGHS."""
+    """The multipliers of least weighted max residual, every sign constraint inside: an LP.
+
+    With the unit columns eliminated (:func:`_private_structure`), a row owned by a free unit
+    column (an equality's multiplier) is always satisfied, a row owned by a sign-constrained one
+    (coefficient a, multiplier >= 0) leaves the residual ``max(0, -sign(a) r)`` of its rest
+    ``r = b - A_shared x``, and every other row leaves ``|r|``. Minimizing the largest weighted
+    residual s over the shared multipliers is a small LP (columns: the shared multipliers and s;
+    rows: two per row), solved by HiGHS; it is the same max-norm that the residual reports.
+    """
     n, k = A.shape
-    eye = sparse.identity(n, format="csc")
-    A_eq = sparse.hstack([A, eye, -eye], format="csc")
-    cost = np.concatenate([np.zeros(k), weights, weights])
-    bounds = [(lo if np.isfinite(lo) else None, None) for lo in lower] + [(0, None)] * (2 * n)
-    sol = linprog(cost, A_eq=A_eq, b_eq=b, bounds=bounds, method="highs",
+    columns, rows, free_rows = _private_structure(A)
+    shared = np.setdiff1d(np.arange(k), columns, assume_unique=True)
+    coefficients = A.data[A.indptr[columns]]
+    signed = np.isfinite(lower[columns]) & (coefficients != 0)
+    hinge_rows = rows[signed]
+    hinge_sign = -np.sign(coefficients[signed])  # residual = max(0, hinge_sign * r)
+    A_s = sparse.csr_array(A[:, shared]) if shared.size else sparse.csr_array((n, 0))
+    # |w_r (b_r - A_r x)| <= s on the free rows; hinge_sign w_r (b_r - A_r x) <= s on hinge rows
+    blocks, rhs = [], []
+    W = weights[free_rows]
+    Af = A_s[free_rows] * W[:, None]
+    blocks += [-Af, Af]
+    rhs += [-b[free_rows] * W, b[free_rows] * W]
+    Wh = weights[hinge_rows] * hinge_sign
+    Ah = A_s[hinge_rows] * Wh[:, None]
+    blocks.append(-Ah)
+    rhs.append(-b[hinge_rows] * Wh)
+    A_ub = sparse.hstack([sparse.vstack(blocks, format="csr"),
+                          sparse.csr_array(-np.ones((sum(blk.shape[0] for blk in blocks), 1)))],
+                         format="csr")
+    cost = np.zeros(shared.size + 1)
+    cost[-1] = 1.0
+    bounds = [(lo if np.isfinite(lo) else None, None) for lo in lower[shared]] + [(0, None)]
+    sol = linprog(cost, A_ub=A_ub, b_ub=np.concatenate(rhs), bounds=bounds, method="highs",
                   options={"primal_feasibility_tolerance": 1e-10,
                            "dual_feasibility_tolerance": 1e-10})
     if sol.status != 0 or sol.x is None:  # report the failure as an infinite residual
         return np.zeros(k), float("inf")
-    x = sol.x[:k]
+    x = np.zeros(k)
+    x[shared] = sol.x[:shared.size]
+    _read_off_private(A, x, b, columns, rows)
+    # a sign-constrained private multiplier read off with the wrong sign is the hinge's
+    # violation; clip it to its bound so the residual shows it on its row instead
+    x[columns] = np.maximum(x[columns], np.where(np.isfinite(lower[columns]),
+                                                 lower[columns], -np.inf))
     return x, _weighted_residual(A, x, b, lower, weights)
+
+
+_BLAS_LIMITER = None
+
+
+def _single_blas_thread():
+    """A context that limits BLAS to one thread (the controller is built once: it is slow)."""
+    global _BLAS_LIMITER
+    if _BLAS_LIMITER is None:
+        from threadpoolctl import ThreadpoolController
+        _BLAS_LIMITER = ThreadpoolController()
+    return _BLAS_LIMITER.limit(limits=1, user_api="blas")

@@ -46,6 +46,7 @@ from .formulation import (
     cap_multipliers,
     soft_margin_blocks,
 )
+from .kkt import KKTSystem, soft_margin_system
 from .params import D0, EPS, ETA, NU, Param
 from .projection import euclidean_capped_projection
 from .theory import Theory, default_eta
@@ -154,10 +155,22 @@ class RegularizedLPBoost(Formulation):
         return np.clip(np.asarray(d.value, dtype=float), 0.0, None)
 
     def regularizer_gradient(self, d: np.ndarray) -> np.ndarray:
+        """grad R(d), from cvxpy's gradient of the declared R (a fast path may override it)."""
         variable = cp.Variable(self.N, nonneg=True)
         variable.value = np.asarray(d, dtype=float)
         grad = self.regularizer(variable).grad[variable]
         return np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
+
+    def kkt_system(self, U: np.ndarray, d: np.ndarray) -> KKTSystem:
+        """The active-set system of the primal (3.6) at d, assembled in numpy: stationarity
+        ``grad R(d)/eta + U w + psi + beta 1 - mu = 0`` and ``1 - sum(w) = 0`` (thesis §3.2.4).
+        Check K3 compares it with the system from the cvxpy model's gradients."""
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        gradient = self.regularizer_gradient(np.maximum(d, 1e-300)) / self.eta
+        return soft_margin_system(U, d, gradient, self.nu, self.has_caps,
+                                  row_weights=self.kkt_row_weights(d),
+                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)})
 
     # -- structure ---------------------------------------------------------------------------
     def theory(self) -> Theory:

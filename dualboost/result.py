@@ -32,6 +32,9 @@ class IterationRecord:
     duality_gap: float | None = None
     kkt_residual: float | None = None
     kkt_w_difference: float | None = None
+    #: "verified" (the master's multipliers satisfy the active-set system at d) or "recovered"
+    #: (solved for from d alone, thesis §3.2.4)
+    kkt_source: str | None = None
     solver: str | None = None
     status: str | None = None
     #: which master solver ran: "reference" (cvxpy) or a fast path's name

@@ -39,7 +39,8 @@ class BinaryERLPBoost(RegularizedLPBoost):
     equations = "thesis (3.25), (3.26), (3.27), (3.28); Algorithm 3.3; Thms 3.21, 3.23"
     caps_in_domain = True
     cones = ("exp",)
-    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient")
+    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient",
+                  "regularizer_gradient")
 
     def _check(self):
         self._interior()
@@ -71,9 +72,9 @@ class BinaryERLPBoost(RegularizedLPBoost):
         return math.log(1.0 / (self.nu * float(np.min(self.d0)))) + max(1.0, complement)
 
     # -- KKT recovery (thesis §3.3.4: no psi; the gradient holds ln d and ln(1/nu - d)) --------
-    def recover_dual(self, U, d, tol=1e-6):
+    def recover_dual(self, U, d, tol=1e-6, hint=None):
         # a solver's d may touch the cap, where ln(1/nu - d) (and cvxpy's gradient) is undefined
-        return super().recover_dual(U, np.minimum(d, (1.0 - 1e-15) / self.nu), tol)
+        return super().recover_dual(U, np.minimum(d, (1.0 - 1e-15) / self.nu), tol, hint)
 
     def kkt_row_weights(self, d):
         # rows with d_n near 0 or near 1/nu carry solver round-off amplified by the logarithms
@@ -92,6 +93,10 @@ class BinaryERLPBoost(RegularizedLPBoost):
 
     def conjugate_gradient(self, y):
         return expit(logit(self.nu * self.d0) + y) / self.nu
+
+    def regularizer_gradient(self, d):
+        c = 1.0 / self.nu
+        return np.log(d / self.d0) - np.log((c - d) / (c - self.d0))
 
 
 FORMULATION = BinaryERLPBoost

@@ -33,7 +33,7 @@ class ERLPBoost(RegularizedLPBoost):
     equations = "thesis (3.6), (3.10), (3.11), (3.14), (3.16); Algorithm 3.2"
     cones = ("exp",)
     fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient", "optimal_beta",
-                  "best_response")
+                  "best_response", "regularizer_gradient")
 
     # -- the declared math -------------------------------------------------------------------
     def regularizer(self, d):
@@ -60,6 +60,9 @@ class ERLPBoost(RegularizedLPBoost):
     def conjugate_gradient(self, y):
         return self.d0 * np.exp(y - 1)
 
+    def regularizer_gradient(self, d):
+        return 1.0 + np.log(d / self.d0)
+
     def optimal_beta(self, U, point):
         """(3.16): beta = -1/eta + (1/eta) ln sum_n d0_n exp(-eta (U w + psi)_n)."""
         s = self._slack_margins(self.check_columns(U), point)
@@ -77,8 +80,20 @@ class ERLPBoost(RegularizedLPBoost):
             psi = np.maximum(psi, 0.0)
         beta = (-1.0 - proj.log_scale) / self.eta
         point = Multipliers(w=w, psi=psi, beta=beta)
-        return Certificate(point, proj.d, self.primal_objective(U, proj.d),
-                           self.dual_objective(U, Multipliers(w=w, psi=psi)))
+        # both values from the quantities at hand (a fast master calls this thousands of
+        # times): P(d) = max_q u^q.d + R(d)/eta, and Theta(w, psi, beta) of (3.14) with the
+        # projection's own beta (any beta gives a lower bound), where
+        # R*(-eta s) = sum d0 exp(-eta (U w + psi + beta) - 1) = sum exp(log_a - eta psi + c)
+        d, edges = proj.d, U.T @ proj.d
+        primal = (float(edges.max()) + self.regularizer_value(d) / self.eta
+                  if self.in_domain(d) else math.inf)
+        if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7:
+            dual = -math.inf  # off the simplex: dual_objective's convention
+        else:
+            conjugate = float(np.exp(logsumexp(log_a - self.eta * psi + proj.log_scale)))
+            penalty = float(psi.sum()) / self.nu if self.has_caps else 0.0
+            dual = -conjugate / self.eta - beta - penalty
+        return Certificate(point, d, primal, dual, edges=edges)
 
 
 FORMULATION = ERLPBoost

@@ -134,5 +134,18 @@ class LPBoost(Formulation):
             return None
         return HighsLPMaster(self)
 
+    def kkt_system(self, U, d):
+        """The active-set system of (2.3) at d in numpy (zero objective gradient in d):
+        ``U w + psi + beta 1 - mu = 0``, ``1 - sum(w) = 0``. Check K3 compares it with the
+        system from the cvxpy model's gradients (a copy of this file that changes primal()
+        must change this too, or K3 fails)."""
+        from dualboost.kkt import soft_margin_system
+
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        return soft_margin_system(U, d, np.zeros(self.N), self.nu, self.has_caps,
+                                  row_weights=self.kkt_row_weights(d),
+                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)})
+
 
 FORMULATION = LPBoost

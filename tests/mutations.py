@@ -44,6 +44,14 @@ FAST_PATHS = ("    # -- fast paths ---------------------------------------------
               "---------------\n")
 
 LPBOOST = [
+    # -- the hand-assembled KKT system (check K3) -----------------------------------------------
+    _m("lp_kkt_gradient_ones", LP,
+       "return soft_margin_system(U, d, np.zeros(self.N), self.nu,",
+       "return soft_margin_system(U, d, np.ones(self.N), self.nu,",
+       "kkt_system: objective gradient 1 in d (the LP's is 0)"),
+    _m("lp_kkt_no_caps", LP,
+       "np.zeros(self.N), self.nu, self.has_caps,", "np.zeros(self.N), self.nu, False,",
+       "kkt_system without the cap block psi"),
     # -- min/max and signs in the models ---------------------------------------------------
     _m("lp_dual_objective_sign", LP,
        "cp.Maximize(-beta - penalty)", "cp.Maximize(beta - penalty)",
@@ -137,6 +145,24 @@ LPBOOST = [
 ]
 
 ERLPBOOST = [
+    # -- hand-written gradient and values used by the fast master and the run's KKT check -------
+    _m("er_regularizer_gradient_no_one", ER,
+       "return 1.0 + np.log(d / self.d0)", "return np.log(d / self.d0)",
+       "regularizer_gradient: ln(d/d0) without the 1 of grad sum d ln(d/d0)"),
+    _m("er_regularizer_gradient_no_d0", ER,
+       "return 1.0 + np.log(d / self.d0)", "return 1.0 + np.log(d)",
+       "regularizer_gradient: d0 forgotten (visible for non-uniform d0)"),
+    _m("er_best_response_theta_penalty", ER,
+       "penalty = float(psi.sum()) / self.nu if", "penalty = float(psi.sum()) * self.nu if",
+       "best_response: Theta with the cap penalty sum(psi) nu instead of sum(psi)/nu"),
+    _m("er_best_response_theta_beta_sign", ER,
+       "dual = -conjugate / self.eta - beta - penalty",
+       "dual = -conjugate / self.eta + beta - penalty",
+       "best_response: Theta with +beta (3.14)"),
+    _m("er_best_response_primal_no_eta", ER,
+       "float(edges.max()) + self.regularizer_value(d) / self.eta",
+       "float(edges.max()) + self.regularizer_value(d)",
+       "best_response: P(d) with R(d) instead of R(d)/eta (3.6)"),
     # -- wrong conjugate (the cvxpy R*) --------------------------------------------------------
     _m("er_conjugate_exp_y", ER,
        "return self.d0 @ cp.exp(y - 1)", "return self.d0 @ cp.exp(y)",
@@ -324,6 +350,10 @@ TS = "erlpboost_tsallis.py"
 UN = "erlpboost_unnormalized.py"
 
 BINARY = [
+    _m("bi_regularizer_gradient_sign", BI,
+       "return np.log(d / self.d0) - np.log((c - d) / (c - self.d0))",
+       "return np.log(d / self.d0) + np.log((c - d) / (c - self.d0))",
+       "regularizer_gradient: + for the complement term of (3.25)"),
     _m("bi_conjugate_no_constant", BI,
        "cp.sum(np.log1p(-a) + cp.logistic(logit(a) + y)) / self.nu",
        "cp.sum(cp.logistic(logit(a) + y)) / self.nu",

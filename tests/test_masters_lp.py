@@ -147,10 +147,11 @@ def test_breast_cancer_run_matches_the_reference_run(breast_cancer):
     """Whole LPBoost runs (Alg. 2.1) on stumps, fast path against the reference path (a forced
     solver): the same soft margin (2.2), every master certified within 1e-9.
 
-    T is NOT compared here: the restricted LP's optimal d is not unique (from t = 3 on this
-    instance the master value stays 0.2267 while the two solvers return different optimal
-    vertices), so the oracle sees different distributions and the runs take different paths
-    (36 and 40 iterations today) to the same margin.
+    T and the final margin are NOT compared exactly: the restricted LP's optimal d is not
+    unique (from t = 3 on this instance the master value stays 0.2267 while the two solvers
+    return different optimal vertices), so the oracle sees different distributions and the runs
+    take different paths (41 and 40 iterations today). Both stop within eps of the optimum over
+    all stumps, which is at least both margins: so the margins differ by at most eps.
     """
     N = breast_cancer.N
     f = LPBoost(N, nu=0.2 * N, eps=0.01)
@@ -160,11 +161,13 @@ def test_breast_cancer_run_matches_the_reference_run(breast_cancer):
     assert fast.success and reference.success
     assert {r.path for r in fast.history if r.solved} == {"highs-warm"}
     assert {r.path for r in reference.history if r.solved} == {"reference"}
-    assert abs(fast.soft_margin - reference.soft_margin) <= TOL
+    assert abs(fast.soft_margin - reference.soft_margin) <= 0.01 + TOL
     assert max(r.duality_gap for r in fast.history if r.solved) <= TOL
-    # the fast run's stop is certified by the independent LP on its own kept columns
+    # the fast run's stop is certified by the independent LP on its own kept columns, and its
+    # weights attain that LP's value (Alg. 2.1 outputs the LP's w)
     optimum, _ = independent_lp_value_and_d(fast.columns, 0.2 * N)
     assert min(r.edge for r in fast.history) - optimum <= 0.01 + TOL
+    assert abs(fast.soft_margin - optimum) <= TOL
 
 
 @pytest.mark.parametrize("N", [10, 20])

@@ -117,7 +117,7 @@ class SoftBoostAlgorithm(Algorithm):
             tick = time.perf_counter()
             recovery = f_t.recover_dual(U_t, cert.d)
             record.kkt_seconds = time.perf_counter() - tick
-            record.kkt_residual = recovery.residual
+            record.kkt_residual, record.kkt_source = recovery.residual, recovery.source
             record.kkt_w_difference = float(np.abs(recovery.w - cert.w).max())
         record.primal, record.dual, record.duality_gap = (cert.primal_value, cert.dual_value,
                                                           cert.gap)

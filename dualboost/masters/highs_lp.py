@@ -39,6 +39,9 @@ HIGHS_OPTIONS = {
     "presolve": "off",
     "solver": "simplex",
     "simplex_strategy": 1,  # dual simplex: a new row keeps the old basis dual feasible
+    # devex pricing: dual steepest-edge weights are recomputed after every added row, which
+    # cost more than the pivots they save (german, nu = 0.2 N: 22.7 s -> 9.7 s for T = 275)
+    "simplex_dual_edge_weight_strategy": 1,
     "primal_feasibility_tolerance": 1e-10,
     "dual_feasibility_tolerance": 1e-10,
 }

@@ -37,6 +37,7 @@ import time
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from scipy.linalg.blas import dsyrk
 
 from . import Master, MasterSolve
 
@@ -80,7 +81,8 @@ class ProjectedNewtonMaster(Master):
         """(Theta_bar(w), d(w), gradient U^T d(w)) from the formulation's best response."""
         response = self.formulation.best_response(U, w)
         d = np.asarray(response.d, dtype=float)
-        return float(response.dual_value), d, U.T @ d
+        edges = response.edges if response.edges is not None else U.T @ d
+        return float(response.dual_value), d, np.asarray(edges, dtype=float)
 
     def _hessian(self, U: np.ndarray, d: np.ndarray, free: np.ndarray) -> np.ndarray:
         """-Hessian of Theta_bar on the free columns: eta A^T (diag(h) - h h^T / sum h) A, with
@@ -89,13 +91,18 @@ class ProjectedNewtonMaster(Master):
         cap = 1.0 / float(getattr(f, "nu", 1.0))
         uncapped = d < cap * (1.0 - 1e-9) if getattr(f, "has_caps", False) else \
             np.ones(d.size, dtype=bool)
-        A = U[np.ix_(uncapped, free)]
         h = d[uncapped]
         total = float(h.sum())
         if total <= 0.0:
             return np.zeros((free.size, free.size))
+        # A^T diag(h) A as one symmetric rank-k update of sqrt(h) A (half a general product;
+        # single precision was tried: it costs more Newton iterations than it saves)
+        A = U[np.ix_(uncapped, free)]
+        upper = dsyrk(1.0, A * np.sqrt(h)[:, None], trans=1)
+        M = np.triu(upper)
+        M += np.triu(M, 1).T
         Ah = A.T @ h
-        M = A.T @ (h[:, None] * A) - np.outer(Ah, Ah) / total
+        M -= np.outer(Ah, Ah) / total
         return float(f.eta) * M
 
     def _direction(self, U, w, d, g, mu, eps_active):
@@ -133,12 +140,18 @@ class ProjectedNewtonMaster(Master):
         B = self._hessian(U, d, idx)
         scale = max(float(np.trace(B)) / n, 1e-300)
         B = B + (mu * scale + 1e-14) * np.eye(n)
+        # Z = the last n - 1 columns of H = I - 2 v v^T / (v.v) (H e_1 = 1/sqrt(n)), applied
+        # implicitly: H B H costs O(n^2) rank-one corrections instead of two O(n^3) products
         v = np.full(n, 1.0 / math.sqrt(n))
         v[0] -= 1.0
-        H = np.eye(n) - 2.0 * np.outer(v, v) / float(v @ v)
-        Z = H[:, 1:]
-        rhs = Z.T @ (g[idx] - B @ shift)
-        reduced = Z.T @ B @ Z
+        c = 2.0 / float(v @ v)
+        r = g[idx] - B @ shift
+        rhs = (r - c * v * float(v @ r))[1:]
+        Bv = B @ v
+        vBv = float(v @ Bv)
+        v1, Bv1 = v[1:], Bv[1:]
+        reduced = (B[1:, 1:] - c * np.outer(v1, Bv1) - c * np.outer(Bv1, v1)
+                   + c * c * vBv * np.outer(v1, v1))
         for _ in range(8):
             try:
                 z = cho_solve(cho_factor(reduced), rhs)
@@ -148,10 +161,11 @@ class ProjectedNewtonMaster(Master):
                 scale *= 100
         else:
             z = rhs
-        p[idx] = shift + Z @ z
+        y = np.concatenate([[0.0], z])
+        p[idx] = shift + y - c * v * float(v @ y)
         return p
 
-    def _line_search(self, U, w, g, p):
+    def _line_search(self, U, w, g, p, value0):
         """Along w + alpha p (feasible for alpha <= alpha_max): phi(alpha) = Theta_bar is concave
         with phi'(alpha) = g(alpha).p (Danskin), so the step is the root of phi' in
         [0, min(1, alpha_max)] by regula falsi, keeping the bracket end where phi' >= 0 (there
@@ -187,7 +201,11 @@ class ProjectedNewtonMaster(Master):
             return candidate, value, d, g_new, float(g_new @ p)
 
         trial = point(hi)
-        if trial[4] >= 0.0:
+        # the full (or boundary) step is kept when phi' >= 0 there, or when it overshoots a
+        # little but phi rose by an Armijo fraction of the slope (well above round-off)
+        rise = trial[1] - value0
+        if trial[4] >= 0.0 or (rise >= 1e-4 * hi * slope0 and
+                               rise > 1e-9 * (1.0 + abs(value0))):
             return (hi, *trial[:4])
         slope_hi, alpha = trial[4], hi
         for _ in range(12):
@@ -237,7 +255,7 @@ class ProjectedNewtonMaster(Master):
                 break
             self.iterations = iteration + 1
             p = self._direction(U, w, d, g, mu, eps_active=min(1e-6, max(violation, 1e-15)))
-            found = self._line_search(U, w, g, p)
+            found = self._line_search(U, w, g, p, value)
             if found is None:  # a projected-gradient step before giving up
                 step = 1.0 / max(float(np.abs(g).max()) * float(f.eta), 1e-12)
                 for _ in range(50):

@@ -1,6 +1,6 @@
 """The verifier's rows: duality checks on a column matrix, run checks on a boosting run.
 
-Check ids are the catalogue of docs/theory.md (D1-D4, K1-K2, C1-C5, F1, R1-R3 on a column matrix;
+Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, C1-C5, F1, R1-R3 on a column matrix;
 A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5, L6).
 
 Tolerances (stated once, here): with the user's ``tol`` (default 1e-6), a comparison of numbers of
@@ -207,7 +207,7 @@ def ref(check_id: str, equations: str) -> str:
 
 
 class DualityChecks:
-    """D1-D4, K1-K2, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
+    """D1-D4, K1-K3, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
 
     def __init__(self, f: Formulation, U: np.ndarray, tol: float, solver: str | None = None,
                  log: Callable[[str], None] | None = None, seed: int = 0):
@@ -349,6 +349,8 @@ class DualityChecks:
              ref("K1", "thesis §3.2.4, App. A"), self.k1),
             ("K2", "complementary slackness, independent dual x primal: max |mult * slack|",
              ref("K2", "thesis §3.2.4"), self.k2),
+            ("K3", "hand-assembled KKT system vs the cvxpy model's gradients: max |diff|",
+             ref("K3", "thesis §3.2.4, App. A"), self.k3),
             ("C1", "closed form d(w, psi), beta optimized out, vs primal d: max |diff|",
              ref("C1", "thesis (3.11), (3.27)"), self.c1),
             ("C2", "closed form d(w, psi, beta) with the solver's beta vs primal d: max |diff|",
@@ -359,7 +361,7 @@ class DualityChecks:
              ref("C4", "thesis (2.2), (3.10)"), self.c4),
             ("C5", "independent dual's d(w) vs primal d: l1 distance (tol = sqrt bound)",
              ref("C5", "thesis (3.11); Pinsker"), self.c5),
-            ("F1", "numpy fast paths of R, R*, grad R* vs the cvxpy expressions: max rel diff",
+            ("F1", "numpy fast paths of R, R*, grad R*, grad R vs cvxpy expressions: max rel diff",
              ref("F1", "thesis (3.6), (3.13), (3.14)"), self.f1),
             ("R1", "range bound: max(R - B, -R) on the capped simplex, |R(d0)| (<= tol)",
              ref("R1", "thesis §3.2.5"), self.r1),
@@ -539,6 +541,56 @@ class DualityChecks:
         return value, tol_theta, bool(residual_ok and optimal), detail
 
     # K2 ----------------------------------------------------------------------------------------
+    def k3(self):
+        """The system the runs use (a class's own ``kkt_system``) against the one derived from
+        the cvxpy primal model (``Formulation.kkt_system``), entry by entry, at the primal
+        solution and at random points of the capped simplex."""
+        from ..formulation import Formulation
+
+        f, U = self.f, self.U
+        if type(f).kkt_system is Formulation.kkt_system:
+            return not_applicable("the runs use the system from the cvxpy model itself")
+        nu = getattr(f, "nu", 1.0)
+        points = [("primal solution", np.clip(self.primal_d(), 0.0, 1.0 / nu))]
+        points += [(f"random point {i + 1}", d) for i, d in
+                   enumerate(_random_capped(self.rng, f.N, nu, 2))]
+        worst, magnitude, parts = 0.0, 0.0, []
+        for where, d in points:
+            # inside the open box, off the logarithms' singularities (ln d, ln(1/nu - d)),
+            # where both systems are finite (the system needs no sum(d) = 1)
+            d = np.clip(d, 1e-9 / f.N, (1.0 - 1e-9) / nu)
+            fast, reference = f.kkt_system(U, d), Formulation.kkt_system(f, U, d)
+            pairs = [("gradient", fast.gradient, reference.gradient),
+                     ("row weights", fast.weights, reference.weights)]
+            if set(fast.blocks) != set(reference.blocks):
+                return math.inf, None, False, (f"blocks {sorted(fast.blocks)} vs the model's "
+                                               f"{sorted(reference.blocks)}")
+            for name, block in reference.blocks.items():
+                mine = fast.blocks[name]
+                if mine.equality != block.equality or mine.scalar != block.scalar:
+                    return math.inf, None, False, f"block {name}: kind differs from the model's"
+                pairs += [(f"J_{name}", mine.jacobian.toarray(), block.jacobian.toarray()),
+                          (f"{name} values", mine.values, block.values)]
+            for name, (positions, values) in reference.bounds.items():
+                mine = fast.bounds.get(name)
+                if mine is None:
+                    return math.inf, None, False, f"bounds of {name} missing"
+                pairs += [(f"bound {name} positions", mine[0], positions),
+                          (f"bound {name} values", mine[1], values)]
+            for label, a, b in pairs:
+                a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+                if a.shape != b.shape:
+                    return math.inf, None, False, (f"at the {where}: {label} has shape "
+                                                   f"{a.shape}, the model's {b.shape}")
+                diff = float(np.max(np.abs(a - b), initial=0.0))
+                magnitude = max(magnitude, float(np.max(np.abs(b), initial=0.0)))
+                if diff > worst:
+                    worst = diff
+                    parts.append(f"{label} at the {where}: {diff:.2g}")
+        tolerance = scaled(self.tol, magnitude)
+        return worst, tolerance, worst <= tolerance, (
+            f"{len(points)} points; " + ("; ".join(parts[-2:]) if parts else "identical"))
+
     def k2(self):
         f = self.f
         model, primal = self.primal()
@@ -651,6 +703,18 @@ class DualityChecks:
             # minimum equals the best-response value (docs/theory.md C4)
             if fast.d is not None:
                 d = np.asarray(fast.d, dtype=float)
+                # the reported P(d) and U^T d (fast masters certify and step with them)
+                primal = f.primal_objective(U, d)
+                if not abs(primal - fast.primal_value) <= scaled(self.tol, primal,
+                                                                fast.primal_value):
+                    return math.inf, 1.0, False, (
+                        f"at the {name}: best_response reports P(d) = "
+                        f"{fast.primal_value:.10g}, primal_objective gives {primal:.10g}")
+                if fast.edges is not None and not np.allclose(
+                        fast.edges, U.T @ d, rtol=0.0, atol=self.tol):
+                    return math.inf, 1.0, False, (
+                        f"at the {name}: best_response's edges differ from U^T d by "
+                        f"{float(np.max(np.abs(fast.edges - U.T @ d))):.2g}")
                 off = float(np.max(np.abs(f.primal_feasible(d) - d)))
                 inner = self.lagrangian_at(d, w)
                 if off > self.tol or not abs(inner - fast.dual_value) <= scaled(
@@ -720,7 +784,8 @@ class DualityChecks:
     def f1(self):
         f, U = self.f, self.U
         base = RegularizedLPBoost
-        paths = [name for name in ("regularizer_value", "conjugate_value", "conjugate_gradient")
+        paths = [name for name in ("regularizer_value", "conjugate_value", "conjugate_gradient",
+                                   "regularizer_gradient")
                  if getattr(type(f), name) is not getattr(base, name)]
         if not paths:
             return not_applicable("no numpy fast path of R, R* or grad R*")
@@ -762,6 +827,11 @@ class DualityChecks:
             for d in ds:
                 if "regularizer_value" in paths:
                     compare("R(d)", f.regularizer_value(d), base.regularizer_value(f, d))
+                if "regularizer_gradient" in paths:
+                    # inside R's domain, where both gradients are finite
+                    inner = np.clip(d, 1e-6 / f.N, (1.0 - 1e-6) / nu)
+                    compare("grad R(d)", f.regularizer_gradient(inner),
+                            base.regularizer_gradient(f, inner))
             for y in ys:
                 if "conjugate_value" in paths:
                     compare("R*(y)", f.conjugate_value(y), base.conjugate_value(f, y))
