@@ -326,10 +326,15 @@ class RegularizedLPBoost(Formulation):
 
     def fast_master(self):
         """The w-domain projected-Newton master (:mod:`dualboost.masters.newton`) when the
-        class writes ``best_response`` by hand (listed in ``fast_paths``; for the relative
-        entropy the capped entropic projection, thesis (3.11), §3.2.5); otherwise None, and the
-        run stays on the reference path (a cvxpy model per iteration)."""
-        if "best_response" not in type(self).fast_paths:
+        best response is numpy: written by hand (``best_response`` in ``fast_paths``; for the
+        relative entropy the capped entropic projection, thesis (3.11), §3.2.5) or derived from
+        hand-written ``conjugate_gradient`` and ``regularizer_gradient`` (a 1-D root for beta,
+        thesis (3.16) in general; the Newton curvature from grad R).
+        Otherwise None, and the run stays on the reference path (a cvxpy model per
+        iteration)."""
+        paths = set(type(self).fast_paths)
+        if "best_response" not in paths and not {"conjugate_gradient",
+                                                 "regularizer_gradient"} <= paths:
             return None
         from .masters.newton import ProjectedNewtonMaster
 

@@ -27,7 +27,8 @@ class L2ERLPBoost(RegularizedLPBoost):
     summary = "LPBoost regularized by (N/2) ||d - d0||_2^2 (quadratic; d may vanish)"
     equations = "thesis (3.6), (3.12), (3.13) with a quadratic R; seed 002 (27)"
     cones = ("soc",)
-    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient")
+    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient",
+                  "regularizer_gradient")
 
     def regularizer(self, d):
         return self.N / 2.0 * cp.sum_squares(d - self.d0)
@@ -52,6 +53,9 @@ class L2ERLPBoost(RegularizedLPBoost):
 
     def conjugate_gradient(self, y):
         return np.maximum(self.d0 + np.asarray(y, dtype=float) / self.N, 0.0)
+
+    def regularizer_gradient(self, d):
+        return self.N * (np.asarray(d, dtype=float) - self.d0)
 
 
 FORMULATION = L2ERLPBoost

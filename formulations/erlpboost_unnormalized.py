@@ -30,7 +30,8 @@ class UnnormalizedERLPBoost(RegularizedLPBoost):
     summary = "ERLPBoost with the unnormalized relative entropy (same d; beta shifted by 1/eta)"
     equations = "thesis (3.18), (3.19), (3.20), (3.21); §3.2.6"
     cones = ("exp",)
-    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient", "optimal_beta")
+    fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient", "optimal_beta",
+                  "regularizer_gradient")
 
     def regularizer(self, d):
         # the -entr form, as ERLPBoost's: Clarabel and ECOS solve it more reliably than rel_entr
@@ -55,6 +56,9 @@ class UnnormalizedERLPBoost(RegularizedLPBoost):
 
     def conjugate_gradient(self, y):
         return self.d0 * np.exp(y)
+
+    def regularizer_gradient(self, d):
+        return np.log(d / self.d0)
 
     def optimal_beta(self, U, point):
         """beta_U = (1/eta) ln sum_n d0_n exp(-eta (U w + psi)_n) (thesis §3.2.6)."""

@@ -182,3 +182,48 @@ def test_full_class_lp_by_constraint_generation_equals_the_direct_lp(nu):
     assert direct.status == 0
     assert lower <= direct.fun + 1e-9 <= upper + 2e-9
     assert abs(lower - direct.fun) <= 1e-8
+
+
+# -- M1: the fast master against the reference path -------------------------------------------
+def _m1(f, U):
+    from dualboost.verify.checks import DualityChecks
+
+    value, tolerance, ok, detail = DualityChecks(f, U, 1e-6).m1()
+    return ok, detail
+
+
+def test_m1_passes_the_shipped_fast_masters():
+    from formulations.erlpboost import ERLPBoost
+    from formulations.lpboost import LPBoost
+
+    U = np.sign(np.random.default_rng(4).normal(size=(30, 6)))
+    for f in (LPBoost(30, nu=6.0), ERLPBoost(30, nu=6.0, eps=0.1)):
+        ok, detail = _m1(f, U)
+        assert ok, detail
+
+
+def test_m1_fails_a_master_that_solves_another_problem(monkeypatch):
+    """A warm HiGHS master that drops the caps (solves nu = 1) still returns a certificate, but
+    not of this problem's optimum: M1 must fail it."""
+    from dualboost.masters.highs_lp import HighsLPMaster
+    from formulations.lpboost import LPBoost
+
+    U = np.sign(np.random.default_rng(5).normal(size=(30, 6)))
+    f = LPBoost(30, nu=6.0)
+
+    def no_caps(self):
+        master = HighsLPMaster(self)
+        master.caps, master.nu = False, 1.0
+        return master
+
+    monkeypatch.setattr(LPBoost, "fast_master", no_caps)
+    ok, detail = _m1(f, U)
+    assert ok is False, detail
+
+
+def test_m1_not_applicable_without_a_fast_master():
+    from formulations.erlpboost_tsallis import TsallisERLPBoost
+
+    U = np.sign(np.random.default_rng(6).normal(size=(12, 4)))
+    ok, detail = _m1(TsallisERLPBoost(12, nu=3.0, eps=0.2), U)
+    assert ok is None and "reference path" in detail

@@ -59,9 +59,9 @@ def simplex_projection(v: np.ndarray) -> np.ndarray:
 class ProjectedNewtonMaster(Master):
     """Active-set projected Newton on Theta_bar(w) over the simplex (see the module docstring).
 
-    ``formulation`` must be of the regularized family with a fast ``best_response``; the Hessian
-    model is the relative entropy's (exact there; for another regularizer it is only a scaling
-    of the ascent direction, which the line search and the certified stop keep correct).
+    ``formulation`` must be of the regularized family with a numpy ``best_response`` (written by
+    hand, or derived from a numpy ``conjugate_gradient``); the Hessian is exact for separable
+    regularizers (see :meth:`_hessian`).
     """
 
     path = "projected-newton"
@@ -75,6 +75,11 @@ class ProjectedNewtonMaster(Master):
         self.w: np.ndarray | None = None
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
+        # the relative entropy's curvature is known in closed form (1/R'' = d)
+        from formulations.erlpboost import ERLPBoost
+
+        self._entropy_curvature = (type(formulation).regularizer_gradient
+                                   is ERLPBoost.regularizer_gradient)
 
     # -- pieces ------------------------------------------------------------------------------
     def _evaluate(self, U: np.ndarray, w: np.ndarray):
@@ -86,12 +91,18 @@ class ProjectedNewtonMaster(Master):
 
     def _hessian(self, U: np.ndarray, d: np.ndarray, free: np.ndarray) -> np.ndarray:
         """-Hessian of Theta_bar on the free columns: eta A^T (diag(h) - h h^T / sum h) A, with
-        A the uncapped examples' rows and h = d there (relative entropy, thesis (3.11))."""
+        A the rows of the examples off their bounds and h = 1 / R''(d) there (d(w) moves with
+        grad R*, whose derivative is the inverse of R's curvature; h = d for the relative
+        entropy, thesis (3.11); d (1 - nu d) for the binary one, (3.27))."""
         f = self.formulation
         cap = 1.0 / float(getattr(f, "nu", 1.0))
-        uncapped = d < cap * (1.0 - 1e-9) if getattr(f, "has_caps", False) else \
-            np.ones(d.size, dtype=bool)
-        h = d[uncapped]
+        inside = d > 1e-12 * float(d.max(initial=0.0))
+        if getattr(f, "has_caps", False):
+            inside &= d < cap * (1.0 - 1e-9)
+        h = np.zeros(d.size)
+        h[inside] = self._inverse_curvature(d[inside], inside)
+        uncapped = inside & (h > 0) & np.isfinite(h)
+        h = h[uncapped]
         total = float(h.sum())
         if total <= 0.0:
             return np.zeros((free.size, free.size))
@@ -104,6 +115,28 @@ class ProjectedNewtonMaster(Master):
         Ah = A.T @ h
         M -= np.outer(Ah, Ah) / total
         return float(f.eta) * M
+
+    def _inverse_curvature(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """1 / R''(x) on the given rows: exactly x for the relative entropy's gradient
+        1 + ln(x / d0); otherwise central differences of ``regularizer_gradient`` (a separable
+        R; for another R this is only a diagonal model, which the line search and the
+        certified stop keep correct)."""
+        f = self.formulation
+        if self._entropy_curvature:
+            return x
+        step = 1e-6 * x
+        probe = np.asarray(getattr(f, "d0", np.full(f.N, 1.0 / f.N)), dtype=float).copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            probe[rows] = x
+            middle = f.regularizer_gradient(probe)[rows]
+            probe[rows] = x + step
+            upper = f.regularizer_gradient(probe)[rows]
+            probe[rows] = x - step
+            lower = f.regularizer_gradient(probe)[rows]
+            # one-sided where x + step leaves R's domain (the binary entropy near 1/nu)
+            beyond = ~np.isfinite(upper)
+            upper[beyond], step_up = middle[beyond], np.where(beyond, 0.0, step)
+            return (step_up + step) / (upper - lower)
 
     def _direction(self, U, w, d, g, mu, eps_active):
         """The Newton ascent direction on the face of the free weights.

@@ -45,7 +45,7 @@ JSON (``--json FILE``), stable schema::
       "counts": {"pass": 120, "FAIL": 0, "n/a": 14}
     }
 
-Row ids are the catalogue's (D1-D4, K1-K3, C1-C5, F1, R1-R3, A1-A2, G1, and the algorithms'
+Row ids are the catalogue's (D1-D4, K1-K3, M1, C1-C5, F1, R1-R3, A1-A2, G1, and the algorithms'
 T2, T4, E11, L1, L5, L6, S1-S7); three more ids are not formulation checks: ``solver`` (no solver
 produced any solution: a FAIL that blames the solvers), ``setup`` (the formulation cannot be built
 for the case, e.g. nu = N for the binary entropy: n/a with the reason; or building it raised: FAIL)

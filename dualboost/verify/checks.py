@@ -1,7 +1,8 @@
 """The verifier's rows: duality checks on a column matrix, run checks on a boosting run.
 
-Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, C1-C5, F1, R1-R3 on a column matrix;
-A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5, L6).
+Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 on a column
+matrix; A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5,
+L6).
 
 Tolerances (stated once, here): with the user's ``tol`` (default 1e-6), a comparison of numbers of
 magnitude m_1, m_2, ... passes within ``scaled(tol, m_1, m_2, ...) = tol * (1 + |m_1| + |m_2| +
@@ -207,7 +208,7 @@ def ref(check_id: str, equations: str) -> str:
 
 
 class DualityChecks:
-    """D1-D4, K1-K3, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
+    """D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
 
     def __init__(self, f: Formulation, U: np.ndarray, tol: float, solver: str | None = None,
                  log: Callable[[str], None] | None = None, seed: int = 0):
@@ -351,6 +352,8 @@ class DualityChecks:
              ref("K2", "thesis §3.2.4"), self.k2),
             ("K3", "hand-assembled KKT system vs the cvxpy model's gradients: max |diff|",
              ref("K3", "thesis §3.2.4, App. A"), self.k3),
+            ("M1", "fast master vs the reference path: max |diff| of P, Theta (and w, or "
+             "w's value)", ref("M1", "thesis (2.3), (3.10)"), self.m1),
             ("C1", "closed form d(w, psi), beta optimized out, vs primal d: max |diff|",
              ref("C1", "thesis (3.11), (3.27)"), self.c1),
             ("C2", "closed form d(w, psi, beta) with the solver's beta vs primal d: max |diff|",
@@ -591,6 +594,38 @@ class DualityChecks:
         return worst, tolerance, worst <= tolerance, (
             f"{len(points)} points; " + ("; ".join(parts[-2:]) if parts else "identical"))
 
+    def m1(self):
+        """The formulation's fast master (a fresh one, as a run starts it) on this column matrix
+        against the reference path's certified solve: the same optimum (P and Theta) and the
+        same w, or, where w is not unique (LP vertices, duplicate columns), a fast w whose
+        best-response value is the reference optimum."""
+        f, U = self.f, self.U
+        master = f.fast_master()
+        if master is None:
+            return not_applicable("no fast master: runs take the reference path (cvxpy)")
+        reference = self.certificate()
+        solved = master.solve(U, min(self.tol, 1e-6))
+        fast = solved.certificate
+        magnitude = max(abs(reference.primal_value), abs(reference.dual_value))
+        tolerance = scaled(self.tol, magnitude)
+        if "fallback" in solved.status:
+            return math.inf, tolerance, False, (f"the {master.path} master fell back to the "
+                                                f"reference path: {solved.status}")
+        diffs = {"P": abs(fast.primal_value - reference.primal_value),
+                 "Theta": abs(fast.dual_value - reference.dual_value)}
+        w_diff = float(np.max(np.abs(np.asarray(fast.w) - np.asarray(reference.w)),
+                              initial=0.0))
+        detail = (f"{master.path} ({solved.status}): P {fast.primal_value:.10g} vs "
+                  f"{reference.primal_value:.10g}, Theta {fast.dual_value:.10g} vs "
+                  f"{reference.dual_value:.10g}, max |w diff| {w_diff:.2g}")
+        if w_diff > tolerance:
+            # not unique: the fast w must be optimal in its own right
+            value = f.best_response(U, fast.w).dual_value
+            diffs["Theta(w_fast) vs optimum"] = abs(value - reference.primal_value)
+            detail += f"; w not unique: Theta(w_fast) = {value:.10g}"
+        worst = max(diffs.values())
+        return worst, tolerance, worst <= tolerance, detail
+
     def k2(self):
         f = self.f
         model, primal = self.primal()
@@ -705,8 +740,9 @@ class DualityChecks:
                 d = np.asarray(fast.d, dtype=float)
                 # the reported P(d) and U^T d (fast masters certify and step with them)
                 primal = f.primal_objective(U, d)
-                if not abs(primal - fast.primal_value) <= scaled(self.tol, primal,
-                                                                fast.primal_value):
+                same = primal == fast.primal_value or abs(primal - fast.primal_value) <= \
+                    scaled(self.tol, primal, fast.primal_value)  # inf == inf: off the domain
+                if not same:
                     return math.inf, 1.0, False, (
                         f"at the {name}: best_response reports P(d) = "
                         f"{fast.primal_value:.10g}, primal_objective gives {primal:.10g}")
