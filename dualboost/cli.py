@@ -358,6 +358,7 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
         "lp_value": result.lp_value,
         "train_error": train_error(result),
         "solver": result.solver,
+        "master_paths": result.master_paths,
         "seconds": result.seconds,
         "master_seconds": result.master_seconds,
         "kkt_seconds": result.kkt_seconds,
@@ -453,6 +454,8 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     row("P_LP^T (LP over the T hypotheses)", _fmt(doc["lp_value"]))
     row("train error", _fmt(doc["train_error"], ".4f"))
     row("solver", doc["solver"] or "-")
+    paths = doc.get("master_paths") or {}
+    row("master path", ", ".join(f"{name} x{count}" for name, count in paths.items()) or "-")
     row("seconds", f"{doc['seconds']:.2f} (master {doc['master_seconds']:.2f}, "
                    f"KKT {doc['kkt_seconds']:.2f}, "
                    f"oracle {doc['oracle_seconds']:.2f})")

@@ -73,7 +73,8 @@ class KKTBlock:
     """One named constraint ``expr(x) <= 0`` (or ``== 0``) at the point: its Jacobian
     (n x m, column r = grad of row r), its values and its kind."""
 
-    jacobian: sparse.csc_array
+    #: sparse, or a dense array where it is dense (the edge block U)
+    jacobian: sparse.csc_array | np.ndarray
     values: np.ndarray
     equality: bool
     #: a scalar constraint (the normalization) has a scalar multiplier
@@ -164,7 +165,7 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     n = N + 1
     gamma = float((U.T @ d).max()) if t else -1.0
     gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
-    blocks = {"w": KKTBlock(_dense_csc(np.vstack([-np.ones((1, t)), U])), U.T @ d - gamma,
+    blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), U.T @ d - gamma,
                             equality=False)}
     rows = np.arange(1, n)
     if caps:
@@ -216,16 +217,17 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
                                             shape=(n, rows.size)))
             lower.append(np.zeros(rows.size))
             segments.append((f"bound:{key}", rows))
-    A = sparse.hstack(columns, format="csc") if columns else sparse.csc_array((n, 0))
+    stacked = _Stacked(n, columns)
     lower = np.concatenate(lower) if lower else np.zeros(0)
     b = -system.gradient
     weights = system.weights
 
     x, residual, source = None, np.inf, "recovered"
-    if hint is not None:
-        x, residual = _hinted(A, b, lower, weights, segments, hint)
+    if hint is not None:  # no sparse assembly on this path: it is taken at every iteration
+        x, residual = _hinted(stacked, b, lower, weights, segments, hint)
         source = "verified"
     if not residual <= tol:
+        A = stacked.tocsc()
         x, residual, source = *_least_squares_with_private_columns(A, b, lower, weights), \
             "recovered"
         if not residual <= tol:
@@ -249,6 +251,53 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
     return KKTRecovery(point=point, residual=float(residual), active=active, source=source)
 
 
+class _Stacked:
+    """The columns of the active-set system side by side, kept as their blocks (dense or
+    sparse): what the verified-hint path needs (products, the unit columns) without building
+    one sparse matrix."""
+
+    def __init__(self, n: int, parts: list):
+        self.n, self.parts = n, parts
+        self.widths = [part.shape[1] for part in parts]
+        self.shape = (n, int(sum(self.widths)))
+
+    def __matmul__(self, x: np.ndarray) -> np.ndarray:
+        out, start = np.zeros(self.n), 0
+        for part, width in zip(self.parts, self.widths):
+            if width:
+                out += part @ x[start:start + width]
+            start += width
+        return out
+
+    def unit_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(columns, their rows, their coefficients) of the columns with one nonzero."""
+        columns, rows, coefficients, start = [], [], [], 0
+        for part, width in zip(self.parts, self.widths):
+            if width and sparse.issparse(part):
+                part = sparse.csc_array(part)
+                unit = np.flatnonzero(np.diff(part.indptr) == 1)
+                columns.append(start + unit)
+                rows.append(part.indices[part.indptr[unit]])
+                coefficients.append(part.data[part.indptr[unit]])
+            elif width:
+                counts = np.count_nonzero(part, axis=0)
+                unit = np.flatnonzero(counts == 1)
+                if unit.size:
+                    where = np.argmax(part[:, unit] != 0, axis=0)
+                    columns.append(start + unit)
+                    rows.append(where)
+                    coefficients.append(part[where, unit])
+            start += width
+        if not columns:
+            return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+        return np.concatenate(columns), np.concatenate(rows), np.concatenate(coefficients)
+
+    def tocsc(self) -> sparse.csc_array:
+        parts = [_dense_csc(part) if not sparse.issparse(part) else sparse.csc_array(part)
+                 for part in self.parts]
+        return sparse.hstack(parts, format="csc") if parts else sparse.csc_array((self.n, 0))
+
+
 def _hinted(A, b, lower, weights, segments, hint):
     """The hint's values on the active rows (the unit columns read off their rows), and the
     residual they leave."""
@@ -259,9 +308,9 @@ def _hinted(A, b, lower, weights, segments, hint):
         if value is not None:
             x[start:start + rows.size] = np.asarray(value, dtype=float).reshape(-1)[rows]
         start += rows.size
-    columns, rows, _ = _private_structure(A)
+    columns, rows, coefficients = _first_owner(*A.unit_columns())
     x[columns] = 0.0
-    _read_off_private(A, x, b, columns, rows)
+    _read_off_private(A, x, b, columns, rows, coefficients)
     return x, _weighted_residual(A, x, b, lower, weights)
 
 
@@ -272,29 +321,33 @@ def _weighted_residual(A, x, b, lower, weights) -> float:
     return float(max(r.max(initial=0.0), sign.max(initial=0.0)))
 
 
-def _private_structure(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Unit ("private") columns of A, the row each owns, and the rows no unit column owns.
+def _first_owner(columns, rows, coefficients):
+    """One unit column per row: a row owned by two cannot happen for bounds that exclude each
+    other (d_n = 0 and d_n = 1/nu); should it, the first column takes the row and the others
+    stay 0."""
+    _, first = np.unique(rows, return_index=True)
+    return columns[first], rows[first], coefficients[first]
+
+
+def _private_structure(A) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Unit ("private") columns of A, the row each owns, its coefficient, and the rows no unit
+    column owns.
 
     A cap psi_n or a bound mu_n enters only the stationarity row of d_n; once the shared
     multipliers (w, beta, ...) are fixed it is read off that row, so the solves below only
     see the shared columns."""
     n, _ = A.shape
-    private = np.diff(A.indptr) == 1
-    columns = np.flatnonzero(private)
-    rows = A.indices[A.indptr[columns]]
-    # a row owned by two unit columns cannot happen for bounds that exclude each other (d_n = 0
-    # and d_n = 1/nu); should it, the first column takes the row and the others stay 0
-    _, first = np.unique(rows, return_index=True)
-    columns, rows = columns[first], rows[first]
+    columns = np.flatnonzero(np.diff(A.indptr) == 1)
+    columns, rows, coefficients = _first_owner(columns, A.indices[A.indptr[columns]],
+                                               A.data[A.indptr[columns]])
     owned = np.zeros(n, dtype=bool)
     owned[rows] = True
-    return columns, rows, np.flatnonzero(~owned)
+    return columns, rows, coefficients, np.flatnonzero(~owned)
 
 
-def _read_off_private(A, x, b, columns, rows) -> None:
+def _read_off_private(A, x, b, columns, rows, coefficients) -> None:
     """Each unit column's multiplier from its own row, given the shared ones (in place)."""
     rest = b - A @ x
-    coefficients = A.data[A.indptr[columns]]
     nonzero = coefficients != 0
     x[columns[nonzero]] = rest[rows[nonzero]] / coefficients[nonzero]
 
@@ -302,7 +355,7 @@ def _read_off_private(A, x, b, columns, rows) -> None:
 def _least_squares_with_private_columns(A, b, lower, weights):
     """Bounded least squares on the rows not owned by a unit column, the rest read off."""
     n, k = A.shape
-    columns, rows, free_rows = _private_structure(A)
+    columns, rows, coefficients, free_rows = _private_structure(A)
     shared = np.setdiff1d(np.arange(k), columns, assume_unique=True)
     x = np.zeros(k)
     if shared.size:
@@ -319,7 +372,7 @@ def _least_squares_with_private_columns(A, b, lower, weights):
                 sol_x = lsq_linear(A_s, b_s, bounds=(lower[shared], upper), method="bvls",
                                    tol=1e-14, lsmr_tol="auto").x
         x[shared] = sol_x
-    _read_off_private(A, x, b, columns, rows)
+    _read_off_private(A, x, b, columns, rows, coefficients)
     return x, _weighted_residual(A, x, b, lower, weights)
 
 
@@ -334,9 +387,8 @@ def _l1_solve(A, b, lower, weights):
     rows: two per row), solved by HiGHS; it is the same max-norm that the residual reports.
     """
     n, k = A.shape
-    columns, rows, free_rows = _private_structure(A)
+    columns, rows, coefficients, free_rows = _private_structure(A)
     shared = np.setdiff1d(np.arange(k), columns, assume_unique=True)
-    coefficients = A.data[A.indptr[columns]]
     signed = np.isfinite(lower[columns]) & (coefficients != 0)
     hinge_rows = rows[signed]
     hinge_sign = -np.sign(coefficients[signed])  # residual = max(0, hinge_sign * r)
@@ -364,7 +416,7 @@ def _l1_solve(A, b, lower, weights):
         return np.zeros(k), float("inf")
     x = np.zeros(k)
     x[shared] = sol.x[:shared.size]
-    _read_off_private(A, x, b, columns, rows)
+    _read_off_private(A, x, b, columns, rows, coefficients)
     # a sign-constrained private multiplier read off with the wrong sign is the hinge's
     # violation; clip it to its bound so the residual shows it on its row instead
     x[columns] = np.maximum(x[columns], np.where(np.isfinite(lower[columns]),

@@ -107,6 +107,16 @@ class BoostResult:
         return self.primal_objective - self.dual_objective
 
     @property
+    def master_paths(self) -> dict[str, int]:
+        """How many master solves each path took: {"highs-warm": 57, "reference": 1, ...}
+        ("reference" is the cvxpy model through the solver policy)."""
+        counts: dict[str, int] = {}
+        for r in self.history:
+            if r.solved and r.path:
+                counts[r.path] = counts.get(r.path, 0) + 1
+        return counts
+
+    @property
     def solver(self) -> str | None:
         solved = [r.solver for r in self.history if r.solved]
         return solved[-1] if solved else None

@@ -203,6 +203,10 @@ def capped_vertices(N: int, nu: float, d0: np.ndarray, rng: np.random.Generator,
 # duality checks on one column matrix
 # --------------------------------------------------------------------------------------------
 
+def _dense(matrix) -> np.ndarray:
+    return matrix.toarray() if hasattr(matrix, "toarray") else np.asarray(matrix, dtype=float)
+
+
 def ref(check_id: str, equations: str) -> str:
     return f"docs/theory.md {check_id}; {equations}" if equations else f"docs/theory.md {check_id}"
 
@@ -572,7 +576,7 @@ class DualityChecks:
                 mine = fast.blocks[name]
                 if mine.equality != block.equality or mine.scalar != block.scalar:
                     return math.inf, None, False, f"block {name}: kind differs from the model's"
-                pairs += [(f"J_{name}", mine.jacobian.toarray(), block.jacobian.toarray()),
+                pairs += [(f"J_{name}", _dense(mine.jacobian), _dense(block.jacobian)),
                           (f"{name} values", mine.values, block.values)]
             for name, (positions, values) in reference.bounds.items():
                 mine = fast.bounds.get(name)
