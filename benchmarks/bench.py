@@ -1,271 +1,665 @@
-"""Benchmark LPBoost against ERLPBoost with decision stumps on German credit (or breast cancer).
+"""One benchmark command for issue 8: LPBoost and ERLPBoost with decision stumps, fast and
+reference master paths side by side, certified against the full stump LP solved directly.
 
-For each algorithm (LPBoost; ERLPBoost with the practical and with the simple stopping rule) the
-script runs ``dualboost.api.run`` ``--repeat`` times and reports the medians of the wall-clock
-time of the whole call, the master-solve time and the oracle time, with the iteration count T
-and the soft margin (thesis (2.2)) of the returned weights. It then certifies the result against
-the optimum of the soft-margin LP (2.3) over ALL distinct stump columns, solved once directly
-with HiGHS (``LPBoost(N, nu).primal(U_full)`` and ``dualboost.solvers.solve``, with the
-formulation's primal-dual certificate): a run passes when ``soft margin >= optimum - eps``.
+For every instance of the chosen suites, every algorithm and every master path the script runs
+``dualboost.api.run`` (``master="auto"`` takes the formulation's fast master, ``"reference"``
+the cvxpy models; each record of ``result.history`` says which path ran) ``--repeat`` times and
+reports the medians of the timings with T, the soft margin (thesis (2.2)) of the returned
+weights and the certified gap P - Theta of the final master. It certifies the run against the
+optimum of the soft-margin LP (2.3) over ALL distinct stump columns
+(``StumpOracle.all_columns()``), solved once per (data, nu) directly by HiGHS (highspy): a run is
+*certified* when ``soft margin >= optimum - eps``. Where the full LP is too large
+(N x columns > ``--full-lp-max`` doubles) it prints "-" with a note.
+
+Instances (``--suite``; a comma-separated list of):
+
+``german``         german.csv (1000 x 20), nu/N 0.5 and 0.9, eps 0.01 and 0.001
+``breast_cancer``  scikit-learn's breast cancer (569 x 30), nu/N 0.2 and 0.5, eps 0.01
+``a9a``            the thesis split, a9a.train (29,305 x 123, LIBSVM), ERLPBoost nu/N 0.3,
+                   eps 0.001; test error on a9a.test (read with n_features = 123) beside the
+                   thesis's 15.60 % and 536 s (Table 5.7)
+``twonorm``        Breiman's twonorm (20 features, x ~ N(y a 1, I), a = 2 / sqrt(20)) for
+                   N = 1e3, 1e4, 1e5, generated here with a fixed seed, every run at the same T
+                   (``--twonorm-T``) to show the growth in N: time / T and time / (T N)
+``quick``          twonorm with N = 200, eps 0.05 (seconds; used by tests/test_bench.py)
+``all``            german, breast_cancer, a9a, twonorm (the default)
+
+The reference path on big instances (a9a, twonorm N >= 1e4) would take very long; it is skipped
+with a note unless ``--reference-big`` is given. Where a target of issue 8 needs the wall clock
+of the command line, ``dualboost fit`` is also run as a subprocess and timed (row path
+``cli``). Under the table every target is printed as a pass/miss line; ``--check`` exits with
+status 1 on a miss.
 
 Usage (from the project root)::
 
-    python benchmarks/bench_german.py                        # german.csv, nu = 0.5 N, eps = 0.01
-    python benchmarks/bench_german.py --repeat 3 --json bench.json
-    python benchmarks/bench_german.py --dataset breast_cancer # nu = 0.2 N by default
-    python benchmarks/bench_german.py --blas-threads 1        # see benchmarks/README.md
+    python benchmarks/bench.py                                  # every suite, fast + reference
+    python benchmarks/bench.py --suite german --paths fast
+    python benchmarks/bench.py --suite a9a --json a9a.json
+    python benchmarks/bench.py --suite quick --repeat 3 --check
 
-german.csv is read from ``dualboost.data.shared_data_dir()`` (``../shared/data`` or the
-directory named by ``DUALBOOST_SHARED_DATA``); the script exits with a message when it is absent.
+Data files (german.csv, a9a.train, a9a.test) are read from ``dualboost.data.shared_data_dir()``
+(``../shared/data`` or ``$DUALBOOST_SHARED_DATA``); an instance whose file is absent is skipped
+with a note.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import datetime
+import functools
+import importlib.metadata
+import inspect
 import json
+import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 from rich.console import Console
 from rich.table import Table
 
 import dualboost
-from dualboost import boost, load_formulation
 from dualboost.api import resolve_nu, run
 from dualboost.data import load_dataset, shared_data_dir
-from dualboost.errors import DualBoostInputError
-from dualboost.oracles import StumpOracle, make_oracle
-from formulations.lpboost import LPBoost
+from dualboost.margins import soft_margin
+from dualboost.oracles import make_oracle
 
-#: default nu as a fraction of N for each data set (the german target of 0.01243 is nu = 0.5 N)
-DEFAULT_NU_FRAC = {"german": 0.5, "breast_cancer": 0.2}
-
-#: (label, formulation, stopping rule); LPBoost has one rule, Alg. 2.1 step (c)
-ALGORITHMS = (
-    ("LPBoost", "lpboost", None),
-    ("ERLPBoost practical", "erlpboost", "practical"),
-    ("ERLPBoost simple", "erlpboost", "simple"),
-)
+#: thesis Table 5.7, ERLPBoost on a9a (nu/N = 0.3, eps = 0.001)
+THESIS_A9A = {"test_error": 0.1560, "seconds": 536.0}
+#: columns of LIBSVM a9a (the test file's widest row has 122)
+A9A_FEATURES = 123
+TWONORM_SEED = 20091
+TWONORM_FEATURES = 20
+PATHS = {"fast": "auto", "reference": "reference"}
+SUITES = ("german", "breast_cancer", "a9a", "twonorm", "quick")
 
 
-def load(name: str):
-    """The data set ``name``; german.csv comes from the shared data directory."""
-    if name == "breast_cancer":
-        return load_dataset("breast_cancer")
+# --------------------------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Data:
+    """Training data (and an optional test set) of one instance; ``cli`` is its --data spec."""
+
+    X: object
+    y: np.ndarray
+    X_test: object = None
+    y_test: np.ndarray | None = None
+    cli: str | None = None
+    cli_args: tuple = ()
+    note: str | None = None
+
+    @property
+    def N(self) -> int:
+        return int(self.y.shape[0])
+
+
+def shared_file(name: str) -> Path | None:
+    """``name`` in the shared data directory, or None when it (or the directory) is absent."""
     directory = shared_data_dir()
-    path = directory / "german.csv" if directory is not None else None
-    if path is None or not path.is_file():
-        env = os.environ.get("DUALBOOST_SHARED_DATA", "").strip()
-        if path is not None:
-            where = str(path)
-        elif env:
-            where = f"DUALBOOST_SHARED_DATA={env} (not a directory)"
-        else:
-            where = "../shared/data (directory not found)"
-        sys.exit(f"bench_german: german.csv not found at {where}; put it there or point "
-                 "DUALBOOST_SHARED_DATA at the directory that holds it")
-    return load_dataset(str(path))
+    path = directory / name if directory is not None else None
+    return path if path is not None and path.is_file() else None
 
 
-def full_lp(X: np.ndarray, y: np.ndarray, nu: float) -> dict:
-    """The certified optimum of the LP (2.3) over every distinct stump column, solved directly."""
+def load_german() -> Data | None:
+    path = shared_file("german.csv")
+    if path is None:
+        return None
+    data = load_dataset(str(path))
+    return Data(data.X, data.y, cli=str(path))
+
+
+def load_breast_cancer() -> Data:
+    data = load_dataset("breast_cancer")
+    return Data(data.X, data.y, cli="breast_cancer")
+
+
+def load_libsvm(path: Path, n_features: int):
+    """(X, y, note): through ``load_dataset(..., n_features=)`` where the library offers it
+    (LIBSVM input stays scipy.sparse there); otherwise scikit-learn's reader, made dense."""
+    if "n_features" in inspect.signature(load_dataset).parameters:
+        data = load_dataset(str(path), n_features=n_features)
+        kind = "sparse" if sp.issparse(data.X) else "dense"
+        return data.X, data.y, f"{path.name}: loaded by dualboost.data ({kind})"
+    from sklearn.datasets import load_svmlight_file
+
+    X, y = load_svmlight_file(str(path), n_features=n_features)
+    return (X.toarray(), np.where(y > 0, 1.0, -1.0),
+            f"{path.name}: loaded dense (dualboost.data.load_dataset has no n_features yet)")
+
+
+def load_a9a() -> Data | None:
+    train, test = shared_file("a9a.train"), shared_file("a9a.test")
+    if train is None or test is None:
+        return None
+    X, y, note = load_libsvm(train, A9A_FEATURES)
+    X_test, y_test, _ = load_libsvm(test, A9A_FEATURES)
+    cli_args = ("--n-features", str(A9A_FEATURES)) if cli_has("--n-features") else ()
+    return Data(X, y, X_test, y_test, cli=str(train), cli_args=cli_args, note=note)
+
+
+def twonorm(N: int, seed: int = TWONORM_SEED) -> Data:
+    """Breiman's twonorm: y = +-1 equiprobable, x ~ N(y a 1, I) in 20 dimensions, a = 2/sqrt(20).
+
+    The generator is seeded by (seed, N), so every size is a fixed, reproducible sample.
+    """
+    rng = np.random.default_rng([seed, N])
+    y = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+    a = 2.0 / math.sqrt(TWONORM_FEATURES)
+    X = rng.standard_normal((N, TWONORM_FEATURES)) + a * y[:, None]
+    return Data(X, y)
+
+
+def cli_has(option: str) -> bool:
+    """Whether ``dualboost fit`` knows ``option`` (read from the CLI's own parser)."""
+    from dualboost.cli import build_parser
+
+    for action in build_parser()._actions:  # the subcommands' parsers
+        if isinstance(action, argparse._SubParsersAction) and "fit" in action.choices:
+            return option in action.choices["fit"].format_help()
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# Instances and suites
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Instance:
+    """One data set with the (nu/N, eps) pairs and the algorithms to run on it."""
+
+    name: str
+    load: Callable[[], Data | None]
+    missing: str  # what is absent when load() returns None
+    nu_fracs: tuple
+    eps: tuple
+    algorithms: tuple = ("lpboost", "erlpboost")
+    big: bool = False  # the reference path is skipped unless --reference-big
+    max_iter: int | None = None  # None: --max-iter
+    cli: tuple = ()  # (algorithm, eps) pairs also timed as a `dualboost fit` command
+    targets: bool = False  # real data that the N <= 1000 targets of issue 8 apply to
+    growth: bool = False  # a twonorm size: the growth-at-fixed-T target
+
+
+def suite_instances(names: list[str], twonorm_T: int) -> list[Instance]:
+    """The instances of the named suites, in order, without duplicates."""
+    if "all" in names:
+        names = ["german", "breast_cancer", "a9a", "twonorm"]
+    out: list[Instance] = []
+    for name in names:
+        if name == "german":
+            out.append(Instance("german", load_german, "german.csv", (0.5, 0.9), (0.01, 0.001),
+                                cli=(("erlpboost", 0.01),), targets=True))
+        elif name == "breast_cancer":
+            out.append(Instance("breast_cancer", load_breast_cancer, "", (0.2, 0.5), (0.01,),
+                                cli=(("erlpboost", 0.01),), targets=True))
+        elif name == "a9a":
+            out.append(Instance("a9a", load_a9a, "a9a.train / a9a.test", (0.3,), (0.001,),
+                                algorithms=("erlpboost",), big=True,
+                                cli=(("erlpboost", 0.001),)))
+        elif name == "twonorm":
+            out.extend(Instance(f"twonorm N={N:.0e}".replace("+0", ""),
+                                lambda N=N: twonorm(N), "", (0.2,), (0.01,), big=N >= 10_000,
+                                max_iter=twonorm_T, growth=True)
+                       for N in (1_000, 10_000, 100_000))
+        elif name == "quick":
+            out.append(Instance("twonorm N=200", lambda: twonorm(200), "", (0.2,), (0.05,)))
+    seen: set[str] = set()
+    return [i for i in out if not (i.name in seen or seen.add(i.name))]
+
+
+# --------------------------------------------------------------------------------------------
+# The full LP (2.3) over every distinct stump, solved directly by HiGHS
+# --------------------------------------------------------------------------------------------
+
+def stump_columns_bound(X) -> int:
+    """Upper bound on the distinct stump columns (2 per split of a feature, 2 constants)."""
+    X = X.toarray() if sp.issparse(X) else np.asarray(X)
+    xs = np.sort(X, axis=0)
+    return 2 + 2 * int(np.count_nonzero(xs[1:] > xs[:-1]))
+
+
+def solve_full_lp(U: np.ndarray, nu: float) -> dict:
+    """The soft-margin LP (2.3) in the d-domain, min gamma s.t. U^T d <= gamma 1, sum(d) = 1,
+    0 <= d <= 1/nu, solved by HiGHS (highspy); returns the optimum, a bracket and the timings.
+
+    Columns: d (N), gamma; rows: the K edge rows u^q . d - gamma <= 0, then sum(d) = 1. (HiGHS
+    reached breast cancer's optimum several times faster on this form than on the w-domain one.)
+    """
+    import highspy
+
     start = time.perf_counter()
-    U, _ = StumpOracle().fit(X, y).all_columns()
-    columns_seconds = time.perf_counter() - start
+    N, K = U.shape
+    inf = highspy.kHighsInf
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = N + 1, K + 1
+    lp.col_cost_ = np.append(np.zeros(N), 1.0)
+    lp.col_lower_ = np.append(np.zeros(N), -inf)
+    lp.col_upper_ = np.append(np.full(N, 1.0 / nu), inf)
+    lp.row_lower_ = np.append(np.full(K, -inf), 1.0)
+    lp.row_upper_ = np.append(np.zeros(K), 1.0)
+    # column-wise: d_n holds row n of U in the edge rows and 1 in the last row; gamma holds -1
+    # in every edge row
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.append(np.arange(N + 1) * (K + 1), N * (K + 1) + K).astype(np.int32)
+    lp.a_matrix_.index_ = np.concatenate([np.tile(np.arange(K + 1, dtype=np.int32), N),
+                                          np.arange(K, dtype=np.int32)])
+    lp.a_matrix_.value_ = np.concatenate([np.hstack([U, np.ones((N, 1))]).ravel(),
+                                          np.full(K, -1.0)])
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.passModel(lp)
+    build = time.perf_counter() - start
 
     start = time.perf_counter()
-    _, cert, record = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9)
-    seconds = time.perf_counter() - start
-    return {
-        "columns": int(U.shape[1]),
-        "columns_seconds": columns_seconds,
-        "optimum": cert.dual_value,  # certified: dual_value <= optimum <= upper_bound
-        "upper_bound": cert.primal_value,
-        "solver": record.solver,
-        "solver_seconds": record.seconds,  # cvxpy compile + HiGHS
-        "seconds": seconds,  # model construction + solve + certificate
-    }
+    h.run()
+    solve = time.perf_counter() - start
+    status = h.modelStatusToString(h.getModelStatus())
+    solution = h.getSolution()
+    d = np.clip(np.asarray(solution.col_value)[:N], 0.0, 1.0 / nu)
+    w = np.clip(-np.asarray(solution.row_dual)[:K], 0.0, None)
+    # a bracket independent of HiGHS's tolerances: the soft margin (2.2) of w is a lower
+    # bound, max_q u^q . d an upper bound (d clipped and renormalized: up to that rounding)
+    lower = soft_margin(U @ (w / w.sum()), nu) if w.sum() > 0 else -1.0
+    upper = float(np.max(U.T @ (d / d.sum())))
+    return {"status": status, "optimum": float(h.getInfo().objective_function_value),
+            "lower": lower, "upper": upper, "build_seconds": build, "solve_seconds": solve}
 
 
-def one_run(X, y, formulation: str, stopping: str, nu: float, eps: float, kkt: bool,
-            max_iter: int) -> dict:
-    """One boosting run, timed as a whole (oracle set-up included)."""
+def full_lp(data: Data, nu: float, max_entries: float) -> dict:
+    """The full LP of ``data`` at ``nu``, or a dict with a note when it does not fit."""
+    bound = stump_columns_bound(data.X)
+    if data.N * bound > max_entries:
+        return {"optimum": None, "columns_bound": bound,
+                "note": f"N x columns <= {data.N} x {bound} = {data.N * bound:.2g} doubles "
+                        f"> --full-lp-max {max_entries:.2g}: not solved"}
     start = time.perf_counter()
-    if kkt:
-        res = run(X, y, formulation=formulation, nu=nu, eps=eps, stopping=stopping,
-                  oracle="stumps", max_iter=max_iter)
-    else:  # the same run without the per-iteration KKT recovery diagnostic
-        instance = load_formulation(formulation)(len(y), nu=nu, eps=eps)
-        weak = make_oracle("stumps").fit(X, y)
-        res = boost(instance, weak, stopping=stopping, max_iter=max_iter, kkt=False)
-    seconds = time.perf_counter() - start
-    return {
-        "iterations": res.iterations,
-        "oracle_calls": len(res.history),
-        "status": res.status,
-        "message": res.message,
-        "seconds": seconds,
-        "engine_seconds": res.seconds,
-        "master_seconds": res.master_seconds,
-        "kkt_seconds": res.kkt_seconds,
-        "oracle_seconds": res.oracle_seconds,
-        "soft_margin": res.soft_margin,
-        "lp_value": res.lp_value,
-        "train_error": float(np.mean(res.predict(X) != y)),
-        "solver": res.solver,
-    }
+    U, _ = make_oracle("stumps").fit(data.X, data.y).all_columns()
+    columns = time.perf_counter() - start
+    out = solve_full_lp(np.asarray(U, dtype=float), nu)
+    out.update(columns=int(U.shape[1]), columns_seconds=columns,
+               total_seconds=columns + out["build_seconds"] + out["solve_seconds"])
+    if out["status"] != "Optimal" or out["upper"] - out["lower"] > 1e-6:
+        out["note"] = (f"HiGHS status {out['status']}, bracket [{out['lower']:.6g}, "
+                       f"{out['upper']:.6g}]")
+    return out
 
 
-def summarize(label: str, formulation: str, stopping: str, runs: list[dict], optimum: float,
-              eps: float, target_seconds: float) -> dict:
-    """Medians of the timings over the repeats; T and the margin must agree between repeats."""
-    first = runs[0]
-    med = {key: statistics.median(r[key] for r in runs)
-           for key in ("seconds", "engine_seconds", "master_seconds", "kkt_seconds",
-                       "oracle_seconds")}
-    stable = all(r["iterations"] == first["iterations"] and
-                 abs(r["soft_margin"] - first["soft_margin"]) <= 1e-9 for r in runs)
-    return {
-        "algorithm": label,
-        "formulation": formulation,
-        "stopping": stopping if formulation != "lpboost" else "lp",
-        "iterations": first["iterations"],
-        "oracle_calls": first["oracle_calls"],
-        "status": first["status"],
-        "message": first["message"],
-        "seconds": med["seconds"],
-        "engine_seconds": med["engine_seconds"],
-        "master_seconds": med["master_seconds"],
-        "kkt_seconds": med["kkt_seconds"],
-        "oracle_seconds": med["oracle_seconds"],
-        "seconds_per_iteration": med["seconds"] / max(first["iterations"], 1),
-        "soft_margin": first["soft_margin"],
-        "lp_value": first["lp_value"],
-        "train_error": first["train_error"],
-        "solver": first["solver"],
-        "certified": bool(first["soft_margin"] >= optimum - eps),
-        "within_target_seconds": max(r["seconds"] for r in runs) < target_seconds,
-        "repeats_agree": stable,
-        "runs": runs,
-    }
+# --------------------------------------------------------------------------------------------
+# Runs
+# --------------------------------------------------------------------------------------------
+
+def paths_taken(history) -> dict:
+    """How many accepted master solves each path ran ("highs-warm", "reference", ...)."""
+    return dict(Counter(r.path or "?" for r in history if r.solved))
+
+
+def fit_once(data: Data, algorithm: str, nu: float, eps: float, master: str, kkt: bool,
+             max_iter: int) -> dict:
+    """One in-process run; ``wall_seconds`` times the whole call (oracle set-up included)."""
+    start = time.perf_counter()
+    res = run(data.X, data.y, formulation=algorithm, nu=nu, eps=eps, oracle="stumps",
+              max_iter=max_iter, kkt=kkt, master=master)
+    wall = time.perf_counter() - start
+    test_error = None
+    if data.X_test is not None:
+        test_error = float(np.mean(res.predict(data.X_test) != data.y_test))
+    return {"T": res.iterations, "status": res.status, "paths": paths_taken(res.history),
+            "fit_seconds": res.seconds, "wall_seconds": wall,
+            "master_seconds": res.master_seconds, "oracle_seconds": res.oracle_seconds,
+            "kkt_seconds": res.kkt_seconds, "soft_margin": res.soft_margin,
+            "certified_gap": res.duality_gap, "test_error": test_error}
+
+
+def fit_cli(data: Data, algorithm: str, nu_frac: float, eps: float, max_iter: int,
+            blas_threads: int) -> dict:
+    """``dualboost fit`` as a subprocess; ``wall_seconds`` is the wall clock of the command."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "fit.json"
+        cmd = [sys.executable, "-m", "dualboost", "fit", "--data", data.cli, *data.cli_args,
+               "--formulation", algorithm, "--nu-frac", repr(nu_frac), "--eps", repr(eps),
+               "--max-iter", str(max_iter), "--quiet", "--json", str(out)]
+        env = dict(os.environ, **{k: str(blas_threads) for k in
+                                  ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")})
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: "
+                               f"{proc.stderr.strip()[-500:]}")
+        doc = json.loads(out.read_text())
+    return {"T": doc["iterations"], "status": doc["status"],
+            "paths": dict(Counter(r.get("path") or "?" for r in doc["history"]
+                                  if r.get("solved"))),
+            "fit_seconds": doc["seconds"], "wall_seconds": wall,
+            "master_seconds": doc["master_seconds"], "oracle_seconds": doc["oracle_seconds"],
+            "kkt_seconds": doc["kkt_seconds"], "soft_margin": doc["soft_margin"],
+            "certified_gap": doc["duality_gap"], "test_error": None,
+            "command": " ".join(cmd[2:])}
+
+
+TIMINGS = ("fit_seconds", "wall_seconds", "master_seconds", "oracle_seconds", "kkt_seconds")
+
+
+def summarize(runs: list[dict]) -> dict:
+    """Medians of the timings over the repeats; everything else from the first run."""
+    row = dict(runs[0])
+    row.update({key: statistics.median(r[key] for r in runs) for key in TIMINGS})
+    row["repeats_agree"] = all(r["T"] == runs[0]["T"] and
+                               abs(r["soft_margin"] - runs[0]["soft_margin"]) <= 1e-9
+                               for r in runs)
+    row["runs"] = runs
+    return row
+
+
+def certify(row: dict, lp: dict) -> None:
+    """Add the certificate and the ratios to ``row`` (in place) from the full LP ``lp``."""
+    optimum = lp.get("optimum")
+    row["optimum"] = optimum
+    row["certified"] = None if optimum is None else bool(
+        row["soft_margin"] >= optimum - row["eps"])
+    row["full_lp_seconds"] = lp.get("solve_seconds")
+    row["full_lp_total_seconds"] = lp.get("total_seconds")
+    row["ratio"] = None if optimum is None else row["fit_seconds"] / lp["solve_seconds"]
+    T = max(row["T"], 1)
+    row["seconds_per_T"] = row["fit_seconds"] / T
+    row["seconds_per_TN"] = row["fit_seconds"] / (T * row["N"])
+
+
+def measure(data: Data, runner: Callable[[], dict], repeat: int, **labels) -> dict:
+    """``repeat`` runs of ``runner`` summarized into one labelled row."""
+    return dict(summarize([runner() for _ in range(repeat)]), N=data.N, **labels)
+
+
+def run_instance(inst: Instance, args, log: Console, notes: list[str]) -> tuple[list, list]:
+    """Every (nu/N, eps, algorithm, path) row of one instance, and its full LPs (one per nu)."""
+    data = inst.load()
+    if data is None:
+        notes.append(f"{inst.name}: skipped, {inst.missing} not found in the shared data "
+                     f"directory ({shared_data_dir() or '../shared/data absent'})")
+        return [], []
+    if data.note:
+        notes.append(data.note)
+    rows, lps = [], []
+    max_iter = inst.max_iter or args.max_iter
+    for nu_frac in inst.nu_fracs:
+        nu = resolve_nu(data.N, nu_frac=nu_frac)
+        lp = {}
+        if args.full_lp:
+            log.print(f"[dim]{inst.name}: full LP over all stumps, nu = {nu:g} ...[/dim]")
+            lp = full_lp(data, nu, args.full_lp_max)
+            lps.append(dict(lp, instance=inst.name, N=data.N, nu=nu, nu_frac=nu_frac))
+            if lp.get("note"):
+                notes.append(f"{inst.name}, nu/N = {nu_frac:g}: full LP: {lp['note']}")
+        for eps in inst.eps:
+            for algorithm in (a for a in inst.algorithms if a in args.algorithms):
+                labels = dict(instance=inst.name, algorithm=algorithm, nu=nu, nu_frac=nu_frac,
+                              eps=eps, max_iter=max_iter, kkt=args.kkt, targets=inst.targets,
+                              growth=inst.growth)
+                for path in args.paths:
+                    if path == "reference" and inst.big and not args.reference_big:
+                        notes.append(f"{inst.name}: reference path skipped for {algorithm} "
+                                     "(big instance; --reference-big runs it)")
+                        continue
+                    log.print(f"[dim]{inst.name} nu/N = {nu_frac:g}, eps = {eps:g}: "
+                              f"{algorithm}, {path} path ...[/dim]")
+                    runner = functools.partial(fit_once, data, algorithm, nu, eps, PATHS[path],
+                                               args.kkt, max_iter)
+                    rows.append(measure(data, runner, args.repeat, path=path, **labels))
+                if args.cli and data.cli and (algorithm, eps) in inst.cli and "fast" in args.paths:
+                    log.print(f"[dim]{inst.name}: dualboost fit {algorithm} (command) ...[/dim]")
+                    runner = functools.partial(fit_cli, data, algorithm, nu_frac, eps, max_iter,
+                                               args.blas_threads)
+                    rows.append(measure(data, runner, args.repeat,
+                                        **dict(labels, path="cli", kkt=True)))
+                for row in rows:
+                    if "certified" not in row:
+                        certify(row, lp)
+    return rows, lps
+
+
+# --------------------------------------------------------------------------------------------
+# Targets of issue 8
+# --------------------------------------------------------------------------------------------
+
+def _line(name: str, rows: list[dict], ok: Callable[[dict], bool],
+          show: Callable[[dict], str]) -> dict:
+    if not rows:
+        return {"target": name, "passed": None, "detail": "not run"}
+    passed = all(ok(r) for r in rows)
+    detail = "; ".join(f"{r['instance']} {r['algorithm']} nu/N={r['nu_frac']:g}: {show(r)}"
+                       for r in rows)
+    return {"target": name, "passed": passed, "detail": detail}
+
+
+def growth_slope(rows: list[dict]) -> list[tuple[str, float]]:
+    """Per algorithm, the log-log slope of (fit seconds / T) in N between successive sizes."""
+    out = []
+    for algorithm in sorted({r["algorithm"] for r in rows}):
+        sizes = sorted((r["N"], r["seconds_per_T"]) for r in rows if r["algorithm"] == algorithm)
+        for (n1, t1), (n2, t2) in zip(sizes, sizes[1:]):
+            out.append((f"{algorithm} N {n1:g} -> {n2:g}", math.log(t2 / t1) / math.log(n2 / n1)))
+    return out
+
+
+def targets(rows: list[dict], slope_tol: float) -> list[dict]:
+    """The pass/miss lines of issue 8's Targets; "not run" where no row applies."""
+    def fast(r):
+        return r["path"] == "fast"
+
+    def small(r):
+        return r["targets"] and r["N"] <= 1000 and r["eps"] == 0.01
+
+    def cert(r):
+        return r["certified"] is not False  # None: no full LP to certify against
+
+    lines = [
+        _line("ERLPBoost, N <= 1000, eps = 0.01: certified, fit < 3 s",
+              [r for r in rows if fast(r) and small(r) and r["algorithm"] == "erlpboost"],
+              lambda r: r["fit_seconds"] < 3 and cert(r),
+              lambda r: f"{r['fit_seconds']:.2f} s"),
+        _line("ERLPBoost, N <= 1000, eps = 0.01: dualboost fit < 5 s wall",
+              [r for r in rows if r["path"] == "cli" and small(r)],
+              lambda r: r["wall_seconds"] < 5, lambda r: f"{r['wall_seconds']:.2f} s"),
+        _line("LPBoost, N <= 1000, eps = 0.01: certified, fit <= 1.5 x full LP (HiGHS solve)",
+              [r for r in rows if fast(r) and small(r) and r["algorithm"] == "lpboost"
+               and r["ratio"] is not None],
+              lambda r: r["ratio"] <= 1.5 and cert(r), lambda r: f"{r['ratio']:.2f} x"),
+        _line("german, nu/N 0.5 and 0.9, eps = 0.01: fit < 1 s",
+              [r for r in rows if fast(r) and r["instance"] == "german" and r["eps"] == 0.01],
+              lambda r: r["fit_seconds"] < 1, lambda r: f"{r['fit_seconds']:.2f} s"),
+        _line("a9a ERLPBoost nu/N 0.3, eps 0.001: certified, dualboost fit <= 10 s wall",
+              [r for r in rows if r["path"] == "cli" and r["instance"] == "a9a"],
+              lambda r: r["wall_seconds"] <= 10 and r["certified"] is True,
+              lambda r: f"{r['wall_seconds']:.2f} s wall, certified {r['certified']}"),
+    ]
+    slopes = growth_slope([r for r in rows if fast(r) and r["growth"]])
+    lines.append({
+        "target": f"twonorm: fit time / T grows no worse than linearly in N (slope <= "
+                  f"{1 + slope_tol:g})",
+        "passed": all(s <= 1 + slope_tol for _, s in slopes) if slopes else None,
+        "detail": "; ".join(f"{name}: slope {s:.2f}" for name, s in slopes) or "not run"})
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------------
+
+def _num(value, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def path_label(row: dict) -> str:
+    """The requested path and, where it differs, the master paths that actually ran."""
+    taken = row["paths"]
+    main = max(taken, key=taken.get) if taken else "?"
+    extra = sum(n for p, n in taken.items() if p != main)
+    label = f"{row['path']}: {main}" if row["path"] != "reference" else "reference"
+    return label + (f" (+{extra} other)" if extra else "")
+
+
+def results_table(rows: list[dict], title: str) -> Table:
+    table = Table(title=title)
+    for name in ("instance", "algorithm", "path", "T", "master s", "oracle s", "KKT s",
+                 "fit s", "wall s", "soft margin", "gap P−Θ", "certified", "full LP s",
+                 "LP+build s", "ratio"):
+        table.add_column(name, justify="left" if name in ("instance", "path") else "right")
+    for r in rows:
+        cert = {True: "yes", False: "NO", None: "-"}[r["certified"]]
+        table.add_row(f"{r['instance']} ν={r['nu_frac']:g}N ε={r['eps']:g}", r["algorithm"],
+                      path_label(r), str(r["T"]), f"{r['master_seconds']:.2f}",
+                      f"{r['oracle_seconds']:.3f}", f"{r['kkt_seconds']:.2f}",
+                      f"{r['fit_seconds']:.2f}", f"{r['wall_seconds']:.2f}",
+                      f"{r['soft_margin']:.5f}", f"{r['certified_gap']:.1e}", cert,
+                      _num(r["full_lp_seconds"], ".2f"), _num(r["full_lp_total_seconds"], ".2f"),
+                      _num(r["ratio"], ".2f"))
+    return table
+
+
+def growth_table(rows: list[dict]) -> Table:
+    table = Table(title="growth at fixed T (fit seconds)")
+    for name in ("instance", "algorithm", "path", "N", "T", "fit s", "ms / T", "ns / (T N)"):
+        table.add_column(name, justify="left" if name == "instance" else "right")
+    for r in rows:
+        table.add_row(r["instance"], r["algorithm"], r["path"], str(r["N"]), str(r["T"]),
+                      f"{r['fit_seconds']:.2f}", f"{1e3 * r['seconds_per_T']:.2f}",
+                      f"{1e9 * r['seconds_per_TN']:.1f}")
+    return table
+
+
+def machine() -> dict:
+    versions = {}
+    for name in ("dualboost", "cvxpy", "clarabel", "highspy", "numpy", "scipy"):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    versions["dualboost"] = versions["dualboost"] or dualboost.__version__
+    return {"cores": os.cpu_count(), "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "python": platform.python_version(), "versions": versions,
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds")}
+
+
+def print_report(console: Console, rows: list[dict], lines: list[dict], notes: list[str],
+                 args) -> None:
+    info = machine()
+    title = (f"stumps; median of {args.repeat} run(s); {info['cores']} cores; "
+             f"{args.blas_threads} BLAS thread(s); KKT diagnostic {'on' if args.kkt else 'off'}")
+    console.print(results_table(rows, title))
+    growth = [r for r in rows if r["growth"]]
+    if growth:
+        console.print(growth_table(growth))
+    for r in rows:
+        if r.get("test_error") is not None:
+            console.print(f"{r['instance']} {r['algorithm']} ({r['path']}): test error "
+                          f"{100 * r['test_error']:.2f} % in {r['wall_seconds']:.1f} s wall "
+                          f"(thesis Table 5.7: {100 * THESIS_A9A['test_error']:.2f} %, "
+                          f"{THESIS_A9A['seconds']:.0f} s)")
+        if r["status"] != "converged":
+            notes.append(f"{r['instance']} {r['algorithm']} ({r['path']}): status {r['status']}"
+                         f" after T = {r['T']}")
+        if not r["repeats_agree"]:
+            notes.append(f"{r['instance']} {r['algorithm']} ({r['path']}): T or the soft "
+                         "margin differed between repeats")
+    for note in dict.fromkeys(notes):
+        console.print(f"[yellow]note:[/yellow] {note}")
+    for line in lines:
+        mark = {True: "[green]pass[/green]", False: "[red]MISS[/red]", None: "[dim]n/a[/dim]"}
+        console.print(f"{mark[line['passed']]}  {line['target']}: {line['detail']}")
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------
+
+def _csv(choices):
+    def parse(text: str) -> list[str]:
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        bad = [t for t in items if t not in choices]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(f"choose from {', '.join(choices)} "
+                                             f"(comma-separated), got {text!r}")
+        return items
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        description="Time LPBoost and ERLPBoost (fast and reference master paths) on a suite "
+                    "of instances and certify them against the full stump LP.")
+    p.add_argument("--suite", type=_csv((*SUITES, "all")), default=["all"],
+                   help="comma-separated: german, breast_cancer, a9a, twonorm, quick, all "
+                        "(default all)")
+    p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost")),
+                   default=["lpboost", "erlpboost"], help="default lpboost,erlpboost")
+    p.add_argument("--paths", type=_csv(tuple(PATHS)), default=["fast", "reference"],
+                   help="master paths: fast (master='auto'), reference (the cvxpy models); "
+                        "default fast,reference")
+    p.add_argument("--reference-big", action="store_true",
+                   help="also run the reference path on a9a and twonorm N >= 1e4 (very long)")
+    p.add_argument("--kkt", action=argparse.BooleanOptionalAction, default=True,
+                   help="the per-iteration KKT recovery diagnostic (default on, like the CLI)")
+    p.add_argument("--cli", action=argparse.BooleanOptionalAction, default=True,
+                   help="also time `dualboost fit` as a command where a target needs its wall "
+                        "clock (a9a; ERLPBoost on german/breast cancer at eps 0.01)")
+    p.add_argument("--full-lp", action=argparse.BooleanOptionalAction, default=True,
+                   help="solve the full stump LP to certify the runs (default on)")
+    p.add_argument("--full-lp-max", type=float, default=5e7, metavar="DOUBLES",
+                   help="largest N x columns for the full LP (default 5e7)")
+    p.add_argument("--repeat", type=int, default=1, help="runs per row; timings are medians")
+    p.add_argument("--max-iter", type=int, default=1000, help="master solves per run")
+    p.add_argument("--twonorm-T", type=int, default=100,
+                   help="the fixed T (max iterations) of the twonorm growth runs (default 100)")
+    p.add_argument("--slope-tol", type=float, default=0.1,
+                   help="twonorm target: slope of log(time / T) in log N <= 1 + this")
+    p.add_argument("--blas-threads", type=int, default=1, metavar="K",
+                   help="OpenBLAS/MKL threads while timing (threadpoolctl; default 1)")
+    p.add_argument("--json", metavar="OUT", help="write every number and the machine to OUT")
+    p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description="Time LPBoost and ERLPBoost with stumps and certify them against the full "
-                    "stump LP.")
-    parser.add_argument("--dataset", choices=sorted(DEFAULT_NU_FRAC), default="german",
-                        help="german (german.csv from the shared data directory, the default) or "
-                             "breast_cancer (scikit-learn)")
-    parser.add_argument("--nu-frac", type=float, default=None,
-                        help="nu as a fraction of N (default 0.5 for german, 0.2 for "
-                             "breast_cancer)")
-    parser.add_argument("--eps", type=float, default=0.01, help="accuracy eps (default 0.01)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="runs per algorithm; timings are medians (default 1)")
-    parser.add_argument("--max-iter", type=int, default=1000, help="master solves per run")
-    parser.add_argument("--no-kkt", action="store_true",
-                        help="skip the per-iteration KKT recovery diagnostic (dualboost.boost "
-                             "with kkt=False); run() and the CLI always do it")
-    parser.add_argument("--blas-threads", type=int, default=None, metavar="K",
-                        help="limit OpenBLAS/MKL threads to K while timing (threadpoolctl); by "
-                             "default the libraries choose (see benchmarks/README.md)")
-    parser.add_argument("--target-seconds", type=float, default=10.0,
-                        help="time target per run for the summary line (default 10)")
-    parser.add_argument("--json", metavar="OUT", help="also write all numbers to this JSON file")
-    parser.add_argument("--check", action="store_true",
-                        help="exit with status 1 when a run misses the certificate or the time "
-                             "target")
+    parser = build_parser()
     args = parser.parse_args(argv)
-    if args.repeat < 1:
-        parser.error("--repeat must be at least 1")
-    if args.blas_threads is not None and args.blas_threads < 1:
-        parser.error("--blas-threads must be at least 1")
+    for name in ("repeat", "max_iter", "twonorm_T", "blas_threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    from threadpoolctl import threadpool_limits
 
     # a file or a pipe gets the full table, not one squeezed to 80 columns
-    console = Console(width=None if sys.stdout.isatty() else 132)
-    log = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
-    data = load(args.dataset)
-    X, y, N = data.X, data.y, data.N
-    nu_frac = DEFAULT_NU_FRAC[args.dataset] if args.nu_frac is None else args.nu_frac
-    try:
-        nu = resolve_nu(N, nu_frac=nu_frac)
-    except DualBoostInputError as exc:
-        parser.error(str(exc))
-
-    log.print(f"[dim]{args.dataset}: N = {N}, F = {data.F}, nu = {nu:g}, eps = {args.eps:g}; "
-              "solving the LP over all stumps ...[/dim]")
-    lp = full_lp(X, y, nu)
-    optimum = lp["optimum"]
-
-    limits = contextlib.nullcontext()
-    if args.blas_threads is not None:
-        from threadpoolctl import threadpool_limits
-
-        limits = threadpool_limits(limits=args.blas_threads)
-    rows = []
-    with limits:
-        for label, formulation, stopping in ALGORITHMS:
-            runs = []
-            for k in range(args.repeat):
-                log.print(f"[dim]{label}: run {k + 1}/{args.repeat} ...[/dim]")
-                runs.append(one_run(X, y, formulation, stopping, nu, args.eps,
-                                    not args.no_kkt, args.max_iter))
-            rows.append(summarize(label, formulation, stopping, runs, optimum, args.eps,
-                                  args.target_seconds))
-
-    cores = os.cpu_count()
-    table = Table(title=f"{args.dataset} (N = {N}), stumps, nu = {nu:g} ({nu_frac:g} N), "
-                        f"eps = {args.eps:g}; median of {args.repeat} run(s), {cores} cores"
-                        + ("; no KKT diagnostic" if args.no_kkt else "")
-                        + (f"; {args.blas_threads} BLAS thread(s)"
-                           if args.blas_threads is not None else ""))
-    for name in ("algorithm", "T", "seconds", "master s", "KKT s", "oracle s", "s / iter",
-                 "soft margin", "≥ opt − ε"):
-        table.add_column(name, justify="left" if name == "algorithm" else "right")
-    for r in rows:
-        table.add_row(r["algorithm"], str(r["iterations"]), f"{r['seconds']:.2f}",
-                      f"{r['master_seconds']:.2f}", f"{r['kkt_seconds']:.2f}",
-                      f"{r['oracle_seconds']:.3f}",
-                      f"{r['seconds_per_iteration']:.3f}", f"{r['soft_margin']:.5f}",
-                      "yes" if r["certified"] else "NO", end_section=r is rows[-1])
-    table.add_row("full LP, all stumps", f"{lp['columns']} cols", f"{lp['seconds']:.2f}",
-                  f"{lp['solver_seconds']:.2f}", "", "", "", f"{optimum:.5f}", "optimum")
-    console.print(table)
-    console.print(f"certified optimum of the LP over all {lp['columns']} stump columns: "
-                  f"{optimum:.5f} (upper bound {lp['upper_bound']:.5f}; built in "
-                  f"{lp['columns_seconds']:.2f} s, solved in {lp['seconds']:.2f} s)")
-    for r in rows:
-        if not r["repeats_agree"]:
-            console.print(f"[yellow]note: {r['algorithm']}: T or the soft margin differed "
-                          "between repeats[/yellow]")
-        if r["status"] != "converged":
-            console.print(f"[yellow]note: {r['algorithm']}: {r['message']}[/yellow]")
-    all_certified = all(r["certified"] for r in rows)
-    all_fast = all(r["within_target_seconds"] for r in rows)
-    console.print(f"every soft margin >= optimum - eps: {'yes' if all_certified else 'NO'}; "
-                  f"every run under {args.target_seconds:g} s: {'yes' if all_fast else 'NO'}")
-
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    log = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
+    notes: list[str] = []
+    rows: list[dict] = []
+    lps: list[dict] = []
+    with threadpool_limits(limits=args.blas_threads):
+        for inst in suite_instances(args.suite, args.twonorm_T):
+            inst_rows, inst_lps = run_instance(inst, args, log, notes)
+            rows += inst_rows
+            lps += inst_lps
+    lines = targets(rows, args.slope_tol)
+    print_report(console, rows, lines, notes, args)
     if args.json:
-        report = {
-            "dataset": args.dataset, "N": N, "F": data.F, "nu": nu, "nu_frac": nu_frac,
-            "eps": args.eps, "repeat": args.repeat, "kkt": not args.no_kkt,
-            "blas_threads": args.blas_threads,
-            "target_seconds": args.target_seconds, "cpu_count": cores,
-            "platform": platform.platform(), "python": platform.python_version(),
-            "dualboost_version": dualboost.__version__, "full_lp": lp, "results": rows,
-        }
+        report = {"machine": machine(), "arguments": vars(args), "rows": rows,
+                  "full_lp": lps, "targets": lines, "notes": list(dict.fromkeys(notes)),
+                  "thesis_a9a": THESIS_A9A}
         Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
         log.print(f"[dim]wrote {args.json}[/dim]")
-    if args.check and not (all_certified and all_fast):
-        return 1
-    return 0
+    return 1 if args.check and any(line["passed"] is False for line in lines) else 0
 
 
 if __name__ == "__main__":
