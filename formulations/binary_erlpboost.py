@@ -77,9 +77,11 @@ class BinaryERLPBoost(RegularizedLPBoost):
         return super().recover_dual(U, np.minimum(d, (1.0 - 1e-15) / self.nu), tol, hint)
 
     def kkt_row_weights(self, d):
-        # rows with d_n near 0 or near 1/nu carry solver round-off amplified by the logarithms
+        # rows with d_n near 0 or near 1/nu carry round-off amplified by the logarithms; the
+        # scale is the largest room, but at least 1e-6 / nu (on a peaked d every row may sit
+        # within round-off of a bound, where ln(1/nu - d) is noise)
         room = np.clip(np.minimum(d, 1.0 / self.nu - d), 0.0, None)
-        return room / room.max()
+        return room / max(float(room.max()), 1e-6 / self.nu)
 
     # -- fast paths (sigmoid / softplus forms of (3.26)-(3.27)) -------------------------------
     def regularizer_value(self, d):
