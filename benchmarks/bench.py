@@ -192,7 +192,8 @@ class Instance:
     growth: bool = False  # a twonorm size: the growth-at-fixed-T target
 
 
-def suite_instances(names: list[str], twonorm_T: int) -> list[Instance]:
+def suite_instances(names: list[str], twonorm_T: int,
+                    twonorm_sizes=(1_000, 10_000, 100_000)) -> list[Instance]:
     """The instances of the named suites, in order, without duplicates."""
     if "all" in names:
         names = ["german", "breast_cancer", "a9a", "twonorm"]
@@ -209,10 +210,10 @@ def suite_instances(names: list[str], twonorm_T: int) -> list[Instance]:
                                 algorithms=("erlpboost",), big=True,
                                 cli=(("erlpboost", 0.001),)))
         elif name == "twonorm":
-            out.extend(Instance(f"twonorm N={N:.0e}".replace("+0", ""),
+            out.extend(Instance(f"twonorm N={N:.0e}".replace("+0", "").replace("+", ""),
                                 lambda N=N: twonorm(N), "", (0.2,), (0.01,), big=N >= 10_000,
                                 max_iter=twonorm_T, growth=True)
-                       for N in (1_000, 10_000, 100_000))
+                       for N in twonorm_sizes)
         elif name == "quick":
             out.append(Instance("twonorm N=200", lambda: twonorm(200), "", (0.2,), (0.05,)))
     seen: set[str] = set()
@@ -396,7 +397,10 @@ def run_instance(inst: Instance, args, log: Console, notes: list[str]) -> tuple[
     for nu_frac in inst.nu_fracs:
         nu = resolve_nu(data.N, nu_frac=nu_frac)
         lp = {}
-        if args.full_lp:
+        if args.full_lp and inst.growth:
+            notes.append(f"{inst.name}: growth runs stop at the fixed T = {max_iter}; not "
+                         "certified, full LP not solved")
+        elif args.full_lp:
             log.print(f"[dim]{inst.name}: full LP over all stumps, nu = {nu:g} ...[/dim]")
             lp = full_lp(data, nu, args.full_lp_max)
             lps.append(dict(lp, instance=inst.name, N=data.N, nu=nu, nu_frac=nu_frac))
@@ -596,6 +600,16 @@ def _csv(choices):
     return parse
 
 
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(float(t)) for t in text.split(",") if t.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"comma-separated sizes >= 2, got {text!r}")
+    return sizes
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="Time LPBoost and ERLPBoost (fast and reference master paths) on a suite "
@@ -623,6 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-iter", type=int, default=1000, help="master solves per run")
     p.add_argument("--twonorm-T", type=int, default=100,
                    help="the fixed T (max iterations) of the twonorm growth runs (default 100)")
+    p.add_argument("--twonorm-sizes", type=_sizes, default=(1_000, 10_000, 100_000),
+                   metavar="N1,N2,...", help="twonorm sizes (default 1e3,1e4,1e5)")
     p.add_argument("--slope-tol", type=float, default=0.1,
                    help="twonorm target: slope of log(time / T) in log N <= 1 + this")
     p.add_argument("--blas-threads", type=int, default=1, metavar="K",
@@ -647,7 +663,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     lps: list[dict] = []
     with threadpool_limits(limits=args.blas_threads):
-        for inst in suite_instances(args.suite, args.twonorm_T):
+        for inst in suite_instances(args.suite, args.twonorm_T, args.twonorm_sizes):
             inst_rows, inst_lps = run_instance(inst, args, log, notes)
             rows += inst_rows
             lps += inst_lps
