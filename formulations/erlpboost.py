@@ -23,7 +23,7 @@ import numpy as np
 from scipy.special import logsumexp, rel_entr
 
 from dualboost.formulation import Certificate, Multipliers
-from dualboost.projection import capped_entropic_projection
+from dualboost.projection import capped_entropic_projection, log_sum_exp
 from dualboost.regularized import RegularizedLPBoost
 
 
@@ -90,7 +90,7 @@ class ERLPBoost(RegularizedLPBoost):
         if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7:
             dual = -math.inf  # off the simplex: dual_objective's convention
         else:
-            conjugate = float(np.exp(logsumexp(log_a - self.eta * psi + proj.log_scale)))
+            conjugate = float(np.exp(log_sum_exp(log_a - self.eta * psi + proj.log_scale)))
             penalty = float(psi.sum()) / self.nu if self.has_caps else 0.0
             dual = -conjugate / self.eta - beta - penalty
         return Certificate(point, d, primal, dual, edges=edges)
