@@ -1,0 +1,278 @@
+"""A fitted model outside Python: the JSON of a run is the model.
+
+``dualboost fit --json run.json`` (and ``DualBoostClassifier.to_json``) writes one document,
+described in ``docs/json_schema.md``; its ``weights``, ``hypotheses``, ``classes``, ``tie_class``
+and ``n_features`` keys are a complete classifier. :func:`load_model` rebuilds it as a
+:class:`SavedModel`, whose ``decision_function`` is the combined hypothesis
+
+    f(x) = sum_q w_q h^q(x)                                  (thesis (2.2): the weights w of the
+                                                             w-domain problem, on the simplex)
+
+computed in the same order and with the same hypothesis objects as
+:meth:`dualboost.BoostResult.decision_function`, so the scores are identical to the fit's, bit for
+bit. ``predict`` maps ``f(x) > 0`` to ``classes[1]`` (the class encoded +1), ``f(x) < 0`` to
+``classes[0]`` and a score of exactly 0 to ``tie_class``, the training set's majority class
+(``classes[0]`` on an even split, and for documents written before ``tie_class`` existed).
+
+:func:`model_document` builds the document through the CLI's own builder
+(:func:`dualboost.cli.result_to_json`), so there is one schema, not two.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import DualBoostInputError
+from .oracles.base import Hypothesis
+from .oracles.raw import RawFeature
+from .oracles.stumps import Stump
+
+__all__ = ["SavedModel", "load_model", "majority_class", "model_document"]
+
+#: the hypothesis types a saved model can rebuild (``describe()["type"]``)
+PREDICTING_TYPES = ("stump", "raw")
+
+
+def _py(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def majority_class(y_pm: Any, classes: Any) -> Any:
+    """The training set's majority class (the class a score of exactly 0 goes to).
+
+    ``y_pm`` are the encoded labels (-1 for ``classes[0]``, +1 for ``classes[1]``); on an even
+    split ``classes[0]`` wins (scikit-learn's convention for a zero binary score).
+    """
+    y_pm = np.asarray(y_pm, dtype=float)
+    positives = int(np.count_nonzero(y_pm > 0))
+    return _py(classes[1]) if positives > y_pm.size - positives else _py(classes[0])
+
+
+@dataclass
+class SavedModel:
+    """A boosted combination rebuilt from its JSON document (see the module docstring).
+
+    ``hypotheses`` are :class:`~dualboost.oracles.stumps.Stump` /
+    :class:`~dualboost.oracles.raw.RawFeature` objects, ``weights`` the w^T of the run,
+    ``classes`` the two original label values (``classes[0]`` encoded -1, ``classes[1]`` +1),
+    ``tie_class`` the class of a score of exactly 0, ``n_features`` the training width (None when
+    the document does not say; then X needs only the columns the hypotheses read).
+    """
+
+    hypotheses: list[Hypothesis]
+    weights: np.ndarray
+    classes: list
+    tie_class: Any
+    n_features: int | None = None
+    formulation: str | None = None
+    parameters: dict = field(default_factory=dict)
+
+    def _check_X(self, X: Any) -> Any:
+        if sp.issparse(X):
+            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + M) in CSC
+        else:
+            try:
+                X = np.asarray(X, dtype=float)
+            except (TypeError, ValueError) as exc:
+                raise DualBoostInputError(f"X must be numeric: {' '.join(str(exc).split())}") \
+                    from None
+        if X.ndim != 2:
+            raise DualBoostInputError(f"X must be a 2-D array (examples x features), got shape "
+                                      f"{X.shape}")
+        if self.n_features is not None and X.shape[1] != self.n_features:
+            raise DualBoostInputError(
+                f"X has {X.shape[1]} features but the model was trained on {self.n_features}")
+        return X
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """f(x) = sum_q w_q h^q(x) on the rows of ``X`` (dense or scipy.sparse), in [-1, 1]."""
+        X = self._check_X(X)
+        out = np.zeros(X.shape[0])
+        first = True
+        for weight, h in zip(self.weights, self.hypotheses):
+            # the same operations, in the same order, as BoostResult.decision_function
+            term = weight * np.asarray(h.predict(X), dtype=float)
+            out = term if first else out + term
+            first = False
+        return np.asarray(out, dtype=float).reshape(-1)
+
+    def predict_scores(self, scores: np.ndarray) -> np.ndarray:
+        """Original labels for given scores: > 0 -> classes[1], < 0 -> classes[0], 0 -> tie."""
+        scores = np.asarray(scores, dtype=float)
+        labels = np.asarray(self.classes, dtype=object)
+        out = np.where(scores > 0, labels[1], labels[0]).astype(object)
+        out[scores == 0] = self.tie_class
+        common = np.asarray(self.classes)
+        return out.astype(common.dtype) if common.dtype != object else out
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Original label values; a score of exactly 0 goes to ``tie_class``."""
+        return self.predict_scores(self.decision_function(X))
+
+
+# -------------------------------------------------------------------------------------------
+# loading
+# -------------------------------------------------------------------------------------------
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DualBoostInputError(f"model: {where} must be a number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise DualBoostInputError(f"model: {where} must be finite, got {value!r}")
+    return value
+
+
+def _integer(value: Any, where: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise DualBoostInputError(f"model: {where} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _sign(value: Any, where: str) -> int:
+    if isinstance(value, bool) or value not in (1, -1):
+        raise DualBoostInputError(f"model: {where} must be 1 or -1, got {value!r}")
+    return int(value)
+
+
+def hypothesis_from_dict(entry: Any, q: int) -> Hypothesis:
+    """Rebuild hypothesis ``q`` (0-based) from its ``describe()`` dictionary."""
+    where = f"hypotheses[{q}]"
+    if not isinstance(entry, dict) or "type" not in entry:
+        raise DualBoostInputError(f"model: {where} must be an object with a 'type', got "
+                                  f"{str(entry)[:60]!r}")
+    kind = entry["type"]
+    if kind == "stump":
+        feature = _integer(entry.get("feature"), f"{where}.feature")
+        threshold = entry.get("threshold", "missing")
+        if threshold == "missing":
+            raise DualBoostInputError(f"model: {where} has no 'threshold' (null for the "
+                                      "constant stump)")
+        threshold = -np.inf if threshold is None else _number(threshold, f"{where}.threshold")
+        return Stump(feature, threshold, _sign(entry.get("sign"), f"{where}.sign"))
+    if kind == "raw":
+        feature = _integer(entry.get("feature"), f"{where}.feature")
+        lo = _number(entry.get("min"), f"{where}.min")
+        hi = _number(entry.get("max"), f"{where}.max")
+        if lo > hi:
+            raise DualBoostInputError(f"model: {where} has min {lo:g} > max {hi:g}")
+        return RawFeature(feature, _sign(entry.get("sign"), f"{where}.sign"), lo, hi)
+    if kind == "column":
+        raise DualBoostInputError(
+            f"model: {where} is a column of a given hypothesis matrix (oracle 'finite': "
+            "--hypotheses or a worst_case instance); such a model predicts only on its training "
+            "examples, not on new data; fit with --oracle stumps or raw")
+    raise DualBoostInputError(f"model: {where} has unknown type {kind!r}; a saved model "
+                              f"predicts with {', '.join(PREDICTING_TYPES)}")
+
+
+def _read_document(source: Any) -> tuple[dict, str]:
+    if isinstance(source, dict):
+        return source, "model"
+    if not isinstance(source, (str, os.PathLike)):
+        raise DualBoostInputError(f"a model is a JSON file path or a dict, got "
+                                  f"{type(source).__name__}")
+    path = Path(source)
+    name = f"model {str(path)!r}"
+    if not path.is_file():
+        raise DualBoostInputError(f"no such model file: {str(path)!r}")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DualBoostInputError(f"cannot read {name}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise DualBoostInputError(f"{name} is not JSON: {exc.msg} at line {exc.lineno}") \
+            from None
+    if not isinstance(doc, dict):
+        raise DualBoostInputError(f"{name} must hold a JSON object (the document of "
+                                  "'dualboost fit --json'), got a JSON "
+                                  f"{type(doc).__name__}")
+    return doc, name
+
+
+def load_model(source: str | os.PathLike | dict) -> SavedModel:
+    """A :class:`SavedModel` from a ``dualboost fit --json`` document (path or parsed dict).
+
+    Checks the keys a prediction needs (``weights``, ``hypotheses``, ``classes``; optional
+    ``tie_class``, ``n_features``) and raises :class:`DualBoostInputError` with one line naming
+    the first problem. Hypotheses of the ``finite`` oracle (type ``column``) cannot predict on new
+    data and are refused.
+    """
+    doc, name = _read_document(source)
+    for key in ("weights", "hypotheses", "classes"):
+        if key not in doc:
+            raise DualBoostInputError(f"{name} has no {key!r} key; is it the JSON written by "
+                                      "'dualboost fit --json'?")
+    weights_raw, hyps_raw, classes = doc["weights"], doc["hypotheses"], doc["classes"]
+    if not isinstance(weights_raw, list) or not isinstance(hyps_raw, list):
+        raise DualBoostInputError(f"{name}: 'weights' and 'hypotheses' must be arrays")
+    if len(weights_raw) != len(hyps_raw):
+        raise DualBoostInputError(f"{name} has {len(weights_raw)} weights but "
+                                  f"{len(hyps_raw)} hypotheses")
+    if not hyps_raw:
+        raise DualBoostInputError(f"{name} has no hypotheses (T = 0): nothing to predict with")
+    weights = np.array([_number(w, f"weights[{q}]") for q, w in enumerate(weights_raw)])
+    hypotheses = [hypothesis_from_dict(entry, q) for q, entry in enumerate(hyps_raw)]
+    if (not isinstance(classes, list) or len(classes) != 2
+            or any(not isinstance(c, (int, float, str)) or isinstance(c, bool) for c in classes)
+            or classes[0] == classes[1]):
+        raise DualBoostInputError(f"{name}: 'classes' must be the two distinct original label "
+                                  f"values (numbers or strings), got {classes!r}")
+    tie_class = doc.get("tie_class", classes[0])
+    if tie_class is None:
+        tie_class = classes[0]
+    if tie_class not in classes:
+        raise DualBoostInputError(f"{name}: 'tie_class' {tie_class!r} is not one of the "
+                                  f"classes {classes!r}")
+    n_features = doc.get("n_features")
+    if n_features is not None:
+        n_features = _integer(n_features, "n_features", low=1)
+        widest = max(h.feature for h in hypotheses) + 1
+        if widest > n_features:
+            raise DualBoostInputError(f"{name}: a hypothesis reads feature {widest - 1} but "
+                                      f"n_features is {n_features}")
+    parameters = doc.get("parameters") or {}
+    if not isinstance(parameters, dict):
+        raise DualBoostInputError(f"{name}: 'parameters' must be an object")
+    formulation = doc.get("formulation")
+    return SavedModel(hypotheses=hypotheses, weights=weights, classes=list(classes),
+                      tie_class=tie_class, n_features=n_features,
+                      formulation=formulation if isinstance(formulation, str) else None,
+                      parameters=dict(parameters))
+
+
+# -------------------------------------------------------------------------------------------
+# writing
+# -------------------------------------------------------------------------------------------
+
+
+def model_document(result: Any, classes: Any, *, y: Any = None, tie_class: Any = None,
+                   n_features: int | None = None, data: str = "(python)",
+                   extra: dict | None = None) -> dict:
+    """The JSON document of a run (``docs/json_schema.md``), complete as a model.
+
+    Built by :func:`dualboost.cli.result_to_json` (one schema for the CLI and the estimator)
+    with the model keys added: ``classes`` (``classes[0]`` encoded -1), ``tie_class`` (given, or
+    the majority class of the encoded training labels ``y``, see :func:`majority_class`) and
+    ``n_features``. ``extra`` adds or overrides other top-level keys.
+    """
+    from .cli import result_to_json
+
+    classes = [_py(c) for c in np.asarray(classes).tolist()]
+    if len(classes) != 2:
+        raise DualBoostInputError(f"a model has exactly 2 classes, got {classes!r}")
+    if tie_class is None:
+        tie_class = majority_class(y, classes) if y is not None else classes[0]
+    keys = {"classes": classes, "tie_class": _py(tie_class),
+            "n_features": None if n_features is None else int(n_features)}
+    keys.update(extra or {})
+    return result_to_json(result, data=data, extra=keys)
