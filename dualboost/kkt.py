@@ -224,8 +224,11 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
 
     x, residual, source = None, np.inf, "recovered"
     if hint is not None:  # no sparse assembly on this path: it is taken at every iteration
-        x, residual = _hinted(stacked, b, lower, weights, segments, hint)
-        source = "verified"
+        verified = _verify_hint(system, active, hint, tol)
+        if verified is not None and verified[1] <= tol:
+            point, residual = verified
+            return KKTRecovery(point=point, residual=float(residual), active=active,
+                               source="verified")
     if not residual <= tol:
         A = stacked.tocsc()
         x, residual, source = *_least_squares_with_private_columns(A, b, lower, weights), \
@@ -298,26 +301,84 @@ class _Stacked:
         return sparse.hstack(parts, format="csc") if parts else sparse.csc_array((self.n, 0))
 
 
-def _hinted(A, b, lower, weights, segments, hint):
-    """The hint's values on the active rows (the unit columns read off their rows), and the
-    residual they leave."""
-    x = np.zeros(A.shape[1])
-    start = 0
-    for name, rows in segments:
-        value = None if name.startswith("bound:") else hint.get(name)
-        if value is not None:
-            x[start:start + rows.size] = np.asarray(value, dtype=float).reshape(-1)[rows]
-        start += rows.size
+def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
+    """The KKT conditions at the point for a given dual point (the master's multipliers).
+
+    The hint's multipliers of the shared blocks (w, beta) are kept on the active rows and on
+    every row where the hint puts weight (an inexact master leaves w_q ~ gap / slack_q on
+    nearly active columns); those extra rows count through complementary slackness,
+    ``max w_q * slack_q``. The unit-column multipliers (psi on the active caps, mu on the active
+    bounds d_n = 0) are read off their rows. Returns (point, residual) with the residual the
+    larger of the weighted stationarity residual (sign violations included) and the
+    complementarity products, or None when the hint lacks a block.
+    """
+    from .formulation import Multipliers
+
+    n = system.gradient.size
+    parts, lower, segments, complementarity = [], [], [], 0.0
+    for name, block in system.blocks.items():
+        rows = active[name]
+        J = block.jacobian
+        unit = sparse.issparse(J) and bool(np.all(np.diff(sparse.csc_array(J).indptr) == 1))
+        value = hint.get(name)
+        if value is None and not unit:
+            return None
+        values = np.zeros(block.values.size) if value is None else \
+            np.atleast_1d(np.asarray(value, dtype=float)).reshape(-1)
+        if not unit and not block.equality:
+            extra = np.flatnonzero(values != 0)
+            extra = np.setdiff1d(extra, rows, assume_unique=False)
+            if extra.size:
+                slack = np.clip(-block.values[extra], 0.0, None)
+                complementarity = max(complementarity,
+                                      float(np.max(np.abs(values[extra]) * slack)))
+                rows = np.union1d(rows, extra)
+        parts.append(J[:, rows])
+        lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
+        segments.append((name, rows, None if unit else values[rows]))
+    for key, (positions, values) in system.bounds.items():
+        rows = np.flatnonzero(values <= tol)
+        if rows.size:
+            parts.append(sparse.csc_array((-np.ones(rows.size), (positions[rows],
+                                                                 np.arange(rows.size))),
+                                          shape=(n, rows.size)))
+            lower.append(np.zeros(rows.size))
+            segments.append((f"bound:{key}", rows, None))
+    A = _Stacked(n, parts)
+    x = np.concatenate([np.zeros(rows.size) if given is None else given
+                        for _, rows, given in segments]) if segments else np.zeros(0)
+    b = -system.gradient
     columns, rows, coefficients = _first_owner(*A.unit_columns())
     x[columns] = 0.0
     _read_off_private(A, x, b, columns, rows, coefficients)
-    return x, _weighted_residual(A, x, b, lower, weights)
+    lower = np.concatenate(lower) if lower else np.zeros(0)
+    residual = max(_weighted_residual(A, x, b, lower, system.weights, (columns, rows)),
+                   complementarity)
+    point, start = Multipliers(), 0
+    for name, block in system.blocks.items():
+        point[name] = np.zeros(block.values.size)
+    for name, rows, _ in segments:
+        if name in point:
+            point[name][rows] = x[start:start + rows.size]
+        start += rows.size
+    for name, block in system.blocks.items():
+        if block.scalar:
+            point[name] = float(point[name][0])
+    for key, value in system.absent.items():
+        point.setdefault(key, value)
+    return point, residual
 
 
-def _weighted_residual(A, x, b, lower, weights) -> float:
+def _weighted_residual(A, x, b, lower, weights, unit=None) -> float:
+    """The largest weighted stationarity residual or sign violation. A unit column's multiplier
+    is read off its own row, so its sign violation carries that row's weight (``unit`` =
+    (columns, rows)): a row damped for round-off must not count through its multiplier."""
     r = np.abs(A @ x - b) * weights
     sign = np.clip(lower - x, 0.0, None)  # violated lower bounds (0 or -inf never violate)
     sign[~np.isfinite(sign)] = 0.0
+    if unit is not None:
+        columns, rows = unit
+        sign[columns] *= weights[rows]
     return float(max(r.max(initial=0.0), sign.max(initial=0.0)))
 
 
@@ -373,7 +434,7 @@ def _least_squares_with_private_columns(A, b, lower, weights):
                                    tol=1e-14, lsmr_tol="auto").x
         x[shared] = sol_x
     _read_off_private(A, x, b, columns, rows, coefficients)
-    return x, _weighted_residual(A, x, b, lower, weights)
+    return x, _weighted_residual(A, x, b, lower, weights, (columns, rows))
 
 
 def _l1_solve(A, b, lower, weights):
@@ -421,7 +482,7 @@ def _l1_solve(A, b, lower, weights):
     # violation; clip it to its bound so the residual shows it on its row instead
     x[columns] = np.maximum(x[columns], np.where(np.isfinite(lower[columns]),
                                                  lower[columns], -np.inf))
-    return x, _weighted_residual(A, x, b, lower, weights)
+    return x, _weighted_residual(A, x, b, lower, weights, (columns, rows))
 
 
 _BLAS_LIMITER = None
