@@ -101,6 +101,7 @@ def run(
     kkt: bool = True,
     master: str = "auto",
     progress: Callable[[IterationRecord], None] | None = None,
+    time_limit: float | None = None,
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
 
@@ -116,6 +117,9 @@ def run(
     and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
     diagnostic (its residual is then None in the history). ``master="reference"`` keeps every
     master solve on the cvxpy reference path (see :func:`dualboost.engine.boost`).
+    ``time_limit`` (seconds, None: none) and Ctrl-C end the run early with status
+    ``"time_limit"`` / ``"interrupted"`` and the last certified bracket
+    (:func:`dualboost.algorithms.run_loop`).
     """
     from .oracles import make_oracle
 
@@ -151,4 +155,4 @@ def run(
     else:
         weak = make_oracle(oracle).fit(X, y)
     return boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver, kkt=kkt,
-                 master=master, progress=progress, **a_params)
+                 master=master, progress=progress, time_limit=time_limit, **a_params)

@@ -1,4 +1,4 @@
-"""Command-line interface: ``dualboost list``, ``dualboost fit`` and ``dualboost verify``.
+"""Command-line interface: ``dualboost list``, ``fit``, ``predict`` and ``verify``.
 
 ``dualboost list`` prints every registered formulation (summary, the seed's equation numbers,
 default algorithm, cones, declared parameters with default, range and meaning) and every algorithm
@@ -11,12 +11,21 @@ strict JSON (``--json OUT``; the keys are documented in ``docs/json_schema.md``)
 picks the problem (its own default algorithm runs unless ``--algorithm`` names another),
 ``--param name=value`` sets any parameter the formulation or the algorithm declares, and ``--nu``,
 ``--nu-frac``, ``--eps``, ``--eta``, ``--stopping`` are shortcuts for the parameters of those names.
+``--test DATA`` reports the test error of the fitted combination beside the training error;
+``--time-limit SECONDS`` and Ctrl-C end a long run and keep its last certified bracket.
 
-Exit status: 0 on success (also when the run stopped at ``--max-iter``; the summary says so),
-2 on bad input (one line on stderr starting ``dualboost: error:``; this includes a parameter that
-the formulation and the algorithm do not declare, and a pairing the algorithm cannot run), 1 when
-no solver produced an accepted solution or when a certificate failed (weak duality Theta <= P
-violated at a feasible pair: the formulation's primal and dual are not a pair), 130 on Ctrl-C.
+``dualboost predict --model run.json --data new.csv`` applies the model saved by ``fit --json``
+(:mod:`dualboost.model_io`) to new data: predictions (original label values) and scores, and the
+accuracy when the data have labels.
+
+Exit status: 0 only when the run converged (its stopping rule held) and its final certificate
+holds; 3 when it did not converge (``max_iter``, ``time_limit`` or ``interrupted``: the JSON and
+the plot are still written, one line on stderr says so); 2 on bad input, found before any work
+starts (one line on stderr starting ``dualboost: error:``; this includes a parameter that the
+formulation and the algorithm do not declare, a pairing the algorithm cannot run, and an output
+file that cannot be written); 1 when no solver produced an accepted solution or when a
+certificate failed (weak duality Theta <= P violated at a feasible pair: the formulation's primal
+and dual are not a pair); 130 on Ctrl-C before the first certified master solve.
 """
 
 from __future__ import annotations
@@ -41,11 +50,17 @@ from .params import Param, parse_param_text
 from .registry import available_formulations
 from .result import BoostResult, IterationRecord
 
-__all__ = ["build_parser", "catalogue", "main", "result_to_json", "to_jsonable", "train_error"]
+__all__ = ["DEFAULT_NU_FRAC", "build_parser", "catalogue", "main", "result_to_json", "to_jsonable",
+           "train_error"]
 
 PROG = "dualboost"
 ERROR_PREFIX = f"{PROG}: error: "
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_CONVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+#: nu = max(1, DEFAULT_NU_FRAC * N) when a formulation declares nu and none is given: the same
+#: default as DualBoostClassifier(nu_frac=0.1) (a test keeps the two equal). A starting point,
+#: not a recommendation: choose nu by cross-validation (docs).
+DEFAULT_NU_FRAC = 0.1
 
 # A plain progress line every PLAIN_EVERY iterations keeps CI logs short but alive.
 PLAIN_EVERY = 10
@@ -88,8 +103,18 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``dualboost`` argument parser with its ``list``, ``fit`` and ``verify`` subcommands."""
+    """The ``dualboost`` parser with its ``list``, ``fit``, ``predict`` and ``verify`` commands."""
     parser = _Parser(
         prog=PROG,
         description="Boosting as convex optimization: LPBoost, ERLPBoost and their relatives as "
@@ -121,11 +146,17 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a .csv file, a LIBSVM file, or a built-in data set: "
                            "breast_cancer, worst_case:N (N even)")
     data.add_argument("--label", metavar="NAME", default=None,
-                      help="label column of a CSV file (default: the last column)")
+                      help="label column of a CSV file (default: the last column); also the "
+                           "label column of a --test CSV file")
     data.add_argument("--n-features", type=_positive_int, default=None, metavar="K",
                       help="number of features of a LIBSVM file (default: its largest feature "
                            "index); narrower files are padded with zero columns, e.g. to give "
                            "a test file the training file's width. LIBSVM data stays sparse")
+    data.add_argument("--test", metavar="SPEC", default=None,
+                      help="test data in the formats of --data (a CSV file with the training "
+                           "features and a label column, a LIBSVM file read as wide as the "
+                           "training data, breast_cancer): the summary and the JSON report the "
+                           "test error beside the training error")
 
     model = fit.add_argument_group("model")
     registered = ", ".join(available_formulations())
@@ -145,9 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     nu = model.add_mutually_exclusive_group()
     nu.add_argument("--nu", type=float, default=None, metavar="COUNT",
                     help="shortcut for --param nu: the capping parameter as a count in [1, N] "
-                         "(formulation default; 1 = hard margin)")
+                         "(1 = hard margin). Default, when the formulation declares nu: "
+                         f"nu = max(1, {DEFAULT_NU_FRAC:g} N), the default of "
+                         f"DualBoostClassifier (nu_frac={DEFAULT_NU_FRAC:g}); a starting point, "
+                         "choose nu by cross-validation")
     nu.add_argument("--nu-frac", type=float, default=None, metavar="FRAC",
-                    help="nu as a fraction of N, in (0, 1]: nu = FRAC * N")
+                    help=f"nu as a fraction of N, in (0, 1]: nu = FRAC * N (default "
+                         f"{DEFAULT_NU_FRAC:g}, see --nu)")
     model.add_argument("--eps", type=float, default=None,
                        help="shortcut for --param eps: target accuracy epsilon > 0 "
                             "(formulation default, 0.01 in the shipped ones)")
@@ -171,7 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
                            "default); the lpboost algorithm has one rule (Alg. 2.1) and no "
                            "such parameter")
     loop.add_argument("--max-iter", type=_positive_int, default=1000, metavar="T",
-                      help="at most T master solves (default 1000)")
+                      help="at most T master solves (default 1000); a run stopped there is not "
+                           "converged: exit status 3, the JSON is still written")
+    loop.add_argument("--time-limit", type=_positive_seconds, default=None, metavar="SECONDS",
+                      help="end the run after the first master solve that finishes past "
+                           "SECONDS (status time_limit, exit 3); the last certified bracket "
+                           "and the JSON are kept. Ctrl-C does the same (status interrupted)")
     loop.add_argument("--solver", default=None, metavar="NAME",
                       help="force one conic solver (e.g. CLARABEL, ECOS, SCS, HIGHS); "
                            "default: the policy of dualboost.solvers")
@@ -183,11 +223,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     out = fit.add_argument_group("output")
     out.add_argument("--json", metavar="OUT", default=None,
-                     help="write the run as JSON to OUT (keys: docs/json_schema.md)")
+                     help="write the run as JSON to OUT (keys: docs/json_schema.md); it is "
+                          "also the model that 'dualboost predict --model OUT' applies")
     out.add_argument("--plot", metavar="FILE.png", default=None,
-                     help="save a convergence plot (primal/dual bracket and the stopping "
-                          "quantity per iteration); the format follows the extension")
+                     help="save two panels: the certified bracket P, Theta per iteration and "
+                          "the cumulative distribution of the training margins with the soft "
+                          "margin and nu marked; the format follows the extension (png, pdf, "
+                          "svg, ...)")
     out.add_argument("--quiet", action="store_true", help="no progress line")
+
+    predict = sub.add_parser(
+        "predict", help="apply a model saved by 'dualboost fit --json' to new data",
+        description="Apply the model saved by 'dualboost fit --json' to new data: one line per "
+                    "example with the prediction (an original label value) and the score "
+                    "f(x) = sum_q w_q h_q(x); a score of exactly 0 goes to the training set's "
+                    "majority class. Prints the accuracy when the data have labels.",
+    )
+    predict.add_argument("--model", required=True, metavar="RUN.json",
+                         help="the JSON written by 'dualboost fit --json' (stumps or raw "
+                              "features)")
+    predict.add_argument("--data", required=True, metavar="SPEC",
+                         help="a .csv file (the model's feature columns, optionally a label "
+                              "column), a LIBSVM file, or breast_cancer")
+    predict.add_argument("--label", metavar="NAME", default=None,
+                         help="label column of a CSV file (default: the last column when there "
+                              "is one more column than the model has features; none otherwise)")
+    predict.add_argument("--n-features", type=_positive_int, default=None, metavar="K",
+                         help="width of a LIBSVM file (default: the model's n_features)")
+    predict.add_argument("--out", metavar="PRED.csv", default=None,
+                         help="write 'prediction,score' rows to this CSV file (default: "
+                              "stdout); the accuracy line then goes to stdout, else to stderr")
 
     # Only listed here so that `dualboost --help` shows it; main() hands its arguments over to
     # dualboost.verify untouched, so that module owns its own options and help.
@@ -232,6 +297,7 @@ class _Progress:
         self.enabled = enabled
         self.start = time.perf_counter()
         self.last: IterationRecord | None = None
+        self.last_time: float | None = None  # when the last record arrived
         self.live = None
         stream = sys.stderr
         self.interactive = (enabled and hasattr(stream, "isatty") and stream.isatty()
@@ -265,8 +331,15 @@ class _Progress:
         value = rec.delta_simple if self.stopping == "simple" else rec.delta_practical
         # The last ERLPBoost record is never solved (h^t is discarded): show P^t(d^{t-1}).
         primal = rec.primal if rec.solved else rec.primal_before
-        return (f"t={rec.t:<5d} P={_fmt(primal, '.6f')}  {theta}={_fmt(rec.dual, '.6f')}  "
+        text = (f"t={rec.t:<5d} P={_fmt(primal, '.6f')}  {theta}={_fmt(rec.dual, '.6f')}  "
                 f"{delta}={_fmt(value, '.3g')}  {elapsed:7.1f}s")
+        if rec.solved:
+            # which master ran and how long its solve took, so a slow solver is visible
+            where = "/".join(x for x in (rec.path, rec.solver) if x) or "master"
+            text += f"  [{where} {rec.master_seconds:.2f}s]"
+        if self.interactive and self.last_time is not None:
+            text += f"  step t={rec.t + 1}: {time.perf_counter() - self.last_time:.0f}s"
+        return text
 
     def __rich__(self) -> Any:
         from rich.text import Text
@@ -275,6 +348,7 @@ class _Progress:
 
     def __call__(self, record: IterationRecord) -> None:
         self.last = record
+        self.last_time = time.perf_counter()
         if not self.enabled or self.interactive:
             return
         if record.t == 1 or record.t % PLAIN_EVERY == 0:
@@ -373,20 +447,20 @@ def result_to_json(result: BoostResult, *, data: str, extra: dict | None = None)
     return to_jsonable(doc)
 
 
-def _write_json(path: str, doc: dict) -> None:
+def _write_json(path: str, doc: dict, option: str = "--json") -> None:
     text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
-    target = Path(path)
-    # Write next to the target and rename, so a crash never leaves half a JSON file behind.
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _CLIError(f"cannot write --json {path!r}: {exc.strerror or exc}") from None
+    _write_atomically(path, option, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
-def _check_output_target(path: str, option: str) -> None:
+def plot_formats() -> dict[str, str]:
+    """Extensions the plotting backend (matplotlib's Agg canvas) can write, with their names."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    return dict(FigureCanvasAgg(Figure()).get_supported_filetypes())
+
+
+def _check_output_target(path: str, option: str, *, plot: bool = False) -> None:
     """Fail before a long run, not after it, when an output file cannot be written."""
     target = Path(path)
     if target.is_dir():
@@ -396,6 +470,28 @@ def _check_output_target(path: str, option: str) -> None:
         raise _CLIError(f"{option} {path!r}: directory {str(parent)!r} does not exist")
     if not os.access(parent, os.W_OK):
         raise _CLIError(f"{option} {path!r}: directory {str(parent)!r} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise _CLIError(f"{option} {path!r}: the file exists and is not writable")
+    if plot:
+        formats = plot_formats()
+        ext = target.suffix.lower().lstrip(".")
+        if ext not in formats:
+            what = f"extension '.{ext}'" if ext else "no extension"
+            raise _CLIError(f"{option} {path!r} has {what}; the plotting backend writes "
+                            f"{', '.join('.' + e for e in sorted(formats))}")
+
+
+def _write_atomically(path: str, option: str, write: Any) -> None:
+    """``write(tmp_path)`` next to ``path``, then rename: no half-written file is ever left."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
+    try:
+        write(str(tmp))
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise _CLIError(f"cannot write {option} {path!r}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _param_text(value: Any) -> str:
@@ -427,9 +523,9 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     def row(name: str, value: object) -> None:
         table.add_row(Text(name), Text(str(value)))
 
-    spec = doc.get("formulation_spec")
-    if spec and spec != doc["formulation"]:
-        row("formulation", f"{doc['formulation']} (from {spec})")
+    cls_name = doc.get("formulation_class") or doc["formulation"]
+    if cls_name != doc["formulation"]:  # a file: its path, and the name its class declares
+        row("formulation", f"{doc['formulation']} (class name {cls_name!r})")
     else:
         row("formulation", doc["formulation"])
     row("algorithm", doc["algorithm"] or "-")
@@ -445,6 +541,10 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     status = doc["status"]
     if status == "max_iter":
         status = f"max_iter: NOT converged within --max-iter = {max_iter}"
+    elif status == "time_limit":
+        status = f"time_limit: NOT converged within --time-limit = {doc.get('time_limit')} s"
+    elif status == "interrupted":
+        status = "interrupted: NOT converged (Ctrl-C)"
     row("status", status)
     row("message", doc["message"])
     row("P (primal, upper bound)", _fmt(doc["primal_objective"]))
@@ -453,6 +553,8 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
     row("soft margin of w", _fmt(doc["soft_margin"]))
     row("P_LP^T (LP over the T hypotheses)", _fmt(doc["lp_value"]))
     row("train error", _fmt(doc["train_error"], ".4f"))
+    if doc.get("test_error") is not None:
+        row("test error", f"{doc['test_error']:.4f} (N = {doc['test_N']}, {doc['test_data']})")
     row("solver", doc["solver"] or "-")
     paths = doc.get("master_paths") or {}
     row("master path", ", ".join(f"{name} x{count}" for name, count in paths.items()) or "-")
@@ -463,9 +565,10 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
         row("warning", f"{warning.get('code', '')}: {warning.get('message', '')}"
             if isinstance(warning, dict) else warning)
     console.print(table)
-    if result.status == "max_iter":
-        console.print(f"note: the run stopped at --max-iter = {max_iter} before the stopping "
-                      "rule held; P and " + theta + " still bracket the master optimum.")
+    if result.status != "converged":
+        console.print(f"note: the run stopped ({result.status}) before the stopping rule held; "
+                      f"P and {theta} of its last certified master solve still bracket that "
+                      "master's optimum.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -752,15 +855,28 @@ def _fit_params(args: argparse.Namespace, formulation_cls: type,
     return given
 
 
+def _default_nu(args: argparse.Namespace, params: dict, formulation_cls: type,
+                algorithm_cls: type, N: int) -> float | None:
+    """nu = max(1, DEFAULT_NU_FRAC N) when nu is declared and none was given, else None."""
+    declared = {p.name for p in (*formulation_cls.params, *algorithm_cls.params)}
+    if "nu" not in declared or args.nu is not None or args.nu_frac is not None or "nu" in params:
+        return None
+    return max(1.0, DEFAULT_NU_FRAC * N)
+
+
 def _fit(args: argparse.Namespace) -> int:
     from .algorithms import algorithm_class
     from .api import run
     from .data import load_dataset
+    from .model_io import encode_against, load_model, load_prediction_data, model_document
     from .registry import load_formulation
 
-    for target, option in ((args.json, "--json"), (args.plot, "--plot")):
+    for target, option, plot in ((args.json, "--json", False), (args.plot, "--plot", True)):
         if target is not None:
-            _check_output_target(target, option)
+            _check_output_target(target, option, plot=plot)
+    if args.json is not None and args.plot is not None and \
+            Path(args.json).resolve() == Path(args.plot).resolve():
+        raise _CLIError("--json and --plot name the same file")
     formulation_cls = load_formulation(args.formulation)
     algorithm_cls = algorithm_class(args.algorithm or formulation_cls.default_algorithm)
     params = _fit_params(args, formulation_cls, algorithm_cls)
@@ -777,7 +893,22 @@ def _fit(args: argparse.Namespace) -> int:
                             f"--oracle {args.oracle} does not apply to it")
         hypotheses = dataset.hypotheses
         oracle = "finite"
+    n_features = None if oracle == "finite" else int(dataset.X.shape[1])
 
+    test = None
+    if args.test is not None:  # loaded before the fit: a bad test file is exit 2 up front
+        if oracle == "finite":
+            raise _CLIError("--test needs a model that predicts on new features; the finite "
+                            "oracle's hypotheses are columns of a matrix on the training "
+                            "examples only")
+        test = load_prediction_data(args.test, n_features=n_features, label=args.label,
+                                    require_labels=True)
+        test_y = encode_against(test.labels, list(dataset.classes))
+
+    nu = args.nu
+    default_nu = _default_nu(args, params, formulation_cls, algorithm_cls, dataset.N)
+    if default_nu is not None:
+        nu = default_nu
     user_file = _formulation_file(args.formulation)
     rule = args.stopping or params.get("stopping") or "practical"
     progress = _Progress(stopping=str(rule), max_iter=args.max_iter, enabled=not args.quiet)
@@ -788,7 +919,7 @@ def _fit(args: argparse.Namespace) -> int:
                 formulation=formulation_cls,
                 algorithm=algorithm_cls.name,
                 params=params,
-                nu=args.nu, nu_frac=args.nu_frac,
+                nu=nu, nu_frac=args.nu_frac,
                 eps=args.eps, eta=args.eta,
                 stopping=args.stopping,
                 oracle=args.oracle or "stumps",  # ignored by run() when hypotheses is given
@@ -797,6 +928,7 @@ def _fit(args: argparse.Namespace) -> int:
                 solver=args.solver,
                 master=args.master,
                 progress=progress,
+                time_limit=args.time_limit,
             )
     except DualityViolation as exc:
         where = f" (formulation file {args.formulation})" if user_file is not None else ""
@@ -813,27 +945,89 @@ def _fit(args: argparse.Namespace) -> int:
                         f"{type(exc).__name__}: {exc}") from exc
     # The engine raises DualityViolation at the failing solve; this guards the reported pair.
     scale = 1.0 + abs(result.primal_objective) + abs(result.dual_objective)
-    if result.dual_objective > result.primal_objective + 1e-9 * scale:
+    if not (math.isfinite(result.primal_objective) and math.isfinite(result.dual_objective)) \
+            or result.dual_objective > result.primal_objective + 1e-9 * scale:
         raise _CLIError(f"certificate failed: formulation {result.formulation!r} reports Theta "
                         f"= {result.dual_objective:.10g} > P = {result.primal_objective:.10g} "
                         "(weak duality; docs/theory.md, check D1)", EXIT_FAILURE)
 
+    # A formulation file is reported under its own path (its class's name may be that of the
+    # registered formulation it was copied from); formulation_class keeps the class's name.
     extra = {
+        "formulation": args.formulation if user_file is not None else result.formulation,
+        "formulation_class": result.formulation,
         "formulation_spec": args.formulation,
         "label": args.label,
         "oracle": oracle,
         "hypotheses_file": args.hypotheses,
         "max_iter": args.max_iter,
-        "classes": dataset.classes,
+        "time_limit": args.time_limit,
+        "test_data": args.test,
     }
-    doc = result_to_json(result, data=args.data, extra=extra)
+    doc = model_document(result, dataset.classes, y=dataset.y, n_features=n_features,
+                         data=args.data, extra=extra)
+    if test is not None:
+        model = load_model(doc)  # predicts exactly as 'dualboost predict' will
+        scores = model.decision_function(test.X)
+        wrong = encode_against(model.predict_scores(scores), model.classes) != test_y
+        doc["test_error"] = float(np.mean(wrong))
+        doc["test_N"] = int(test_y.size)
     if args.json is not None:
         _write_json(args.json, doc)
     if args.plot is not None:
-        from .plots import plot_history
+        from .plots import plot_run
 
-        plot_history(result, args.plot, title=f"{result.formulation} on {args.data}")
+        _write_atomically(args.plot, "--plot", lambda tmp: plot_run(
+            result, tmp, title=f"{doc['formulation']} on {args.data}"))
     _print_summary(result, doc, oracle=oracle, max_iter=args.max_iter)
+    if result.status != "converged":
+        wrote = f"; the report is in {args.json}" if args.json is not None else ""
+        print(f"{PROG}: not converged ({result.status}): {' '.join(result.message.split())}"
+              f"{wrote}", file=sys.stderr, flush=True)
+        return EXIT_NOT_CONVERGED
+    return EXIT_OK
+
+
+def _label_text(value: Any) -> str:
+    """An original label for a CSV cell: integral floats without '.0' (a CSV label '1' was
+    read as 1.0)."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value.item() if isinstance(value, np.generic) else value)
+
+
+def _predict(args: argparse.Namespace) -> int:
+    from .model_io import encode_against, load_model, load_prediction_data
+
+    if args.out is not None:
+        _check_output_target(args.out, "--out")
+        if Path(args.out).resolve() == Path(args.model).resolve():
+            raise _CLIError("--out would overwrite --model")
+    model = load_model(args.model)
+    width = model.n_features
+    if args.n_features is not None:
+        if width is not None and args.n_features != width:
+            raise _CLIError(f"--n-features {args.n_features} differs from the model's "
+                            f"n_features = {width}")
+        width = args.n_features
+    data = load_prediction_data(args.data, n_features=width, label=args.label)
+    scores = model.decision_function(data.X)
+    predictions = model.predict_scores(scores)
+    lines = ["prediction,score"] + [f"{_label_text(p)},{float(v)!r}"
+                                    for p, v in zip(predictions, scores)]
+    text = "\n".join(lines) + "\n"
+    if args.out is not None:
+        _write_atomically(args.out, "--out",
+                          lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    else:
+        sys.stdout.write(text)
+    if data.labels is not None:
+        truth = encode_against(data.labels, model.classes)
+        correct = int(np.sum(encode_against(predictions, model.classes) == truth))
+        n = truth.size
+        print(f"accuracy {correct / n:.4f} ({correct} of {n} correct, error "
+              f"{1 - correct / n:.4f}) on {data.name}",
+              file=sys.stdout if args.out is not None else sys.stderr, flush=True)
     return EXIT_OK
 
 
@@ -886,4 +1080,6 @@ def main(argv: list[str] | None = None) -> int:
         return _run_guarded(_fit, args)
     if args.command == "list":
         return _run_guarded(_list, args)
+    if args.command == "predict":
+        return _run_guarded(_predict, args)
     return EXIT_USAGE  # unreachable: argparse accepts only the commands above

@@ -32,6 +32,7 @@ def boost(
     kkt: bool = True,
     master: str = "auto",
     progress: Callable[[IterationRecord], None] | None = None,
+    time_limit: float | None = None,
     **algorithm_params: Any,
 ) -> BoostResult:
     """Run ``algorithm`` (default ``formulation.default_algorithm``) with a fitted ``oracle``.
@@ -42,8 +43,11 @@ def boost(
     ERLPBoost rule; it is ignored by algorithms that have one rule only (LPBoost, SoftBoost).
     ``master="reference"`` solves every master on the cvxpy reference path even where the
     formulation has a fast master (``"auto"``, the default, takes the fast one; a forced
-    ``solver`` implies the reference path). Other keyword arguments are the algorithm's declared
-    parameters.
+    ``solver`` implies the reference path). ``time_limit`` (seconds) ends the run after the
+    first master step that finishes past it (status ``"time_limit"``); Ctrl-C ends it with
+    status ``"interrupted"``; both keep the last certified master solve (see
+    :func:`dualboost.algorithms.run_loop`). Other keyword arguments are the algorithm's
+    declared parameters.
     """
     cls = algorithm_class(algorithm or formulation.default_algorithm)
     if stopping is not None and any(p.name == "stopping" for p in cls.params):
@@ -53,4 +57,5 @@ def boost(
         raise DualBoostInputError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
     runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, master=master,
                  **algorithm_params)
-    return run_loop(runner, oracle, max_iter=max_iter, progress=progress)
+    return run_loop(runner, oracle, max_iter=max_iter, progress=progress,
+                    time_limit=time_limit)

@@ -35,7 +35,8 @@ from .oracles.base import Hypothesis
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 
-__all__ = ["SavedModel", "load_model", "majority_class", "model_document"]
+__all__ = ["SavedModel", "encode_against", "load_model", "load_prediction_data", "majority_class",
+           "model_document"]
 
 #: the hypothesis types a saved model can rebuild (``describe()["type"]``)
 PREDICTING_TYPES = ("stump", "raw")
@@ -276,3 +277,164 @@ def model_document(result: Any, classes: Any, *, y: Any = None, tie_class: Any =
             "n_features": None if n_features is None else int(n_features)}
     keys.update(extra or {})
     return result_to_json(result, data=data, extra=keys)
+
+
+# -------------------------------------------------------------------------------------------
+# new data (dualboost predict, dualboost fit --test)
+# -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PredictionData:
+    """Features of new examples and their original labels (None when the file has none)."""
+
+    X: Any
+    labels: np.ndarray | None
+    name: str
+
+
+def _csv_rows(path: Path) -> tuple[list[str], list[list[str]], bool]:
+    import csv
+
+    from .data import _is_number
+
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            rows = [[c.strip() for c in row] for row in csv.reader(fh)]
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise DualBoostInputError(f"cannot read CSV file {str(path)!r}: {exc}") from None
+    rows = [r for r in rows if any(r)]
+    if not rows:
+        raise DualBoostInputError(f"CSV file {str(path)!r} is empty: no rows")
+    # the header rule of dualboost.data: a first row with a non-numeric cell is a header when it
+    # is alone, wholly non-numeric, or non-numeric where the second row is numeric
+    first = rows[0]
+    numeric = [_is_number(c) for c in first]
+    header = False
+    if not all(numeric):
+        header = (len(rows) == 1 or not any(numeric)
+                  or any(not numeric[j] and j < len(rows[1]) and _is_number(rows[1][j])
+                         for j in range(len(first))))
+    names = ([c or f"column_{j + 1}" for j, c in enumerate(first)] if header
+             else [f"column_{j + 1}" for j in range(len(first))])
+    data = rows[1:] if header else rows
+    if not data:
+        raise DualBoostInputError(f"CSV file {str(path)!r} has a header but no data rows")
+    for i, r in enumerate(data):
+        if len(r) != len(names):
+            raise DualBoostInputError(f"CSV file {str(path)!r}: data row {i + 1} has {len(r)} "
+                                      f"fields, expected {len(names)}")
+    return names, data, header
+
+
+def _labels_array(cells: list[str]) -> np.ndarray:
+    from .data import _parse_float
+
+    values = [_parse_float(c) for c in cells]
+    if all(v is not None for v in values):
+        return np.array(values, dtype=float)
+    return np.array(cells, dtype=str)
+
+
+def load_prediction_data(spec: str, *, n_features: int | None, label: str | None = None,
+                         require_labels: bool = False) -> PredictionData:
+    """New examples for a model with ``n_features`` features (same formats as ``--data``).
+
+    A CSV file has the model's feature columns and optionally one label column: the column
+    ``label`` names, else the last column when there are ``n_features + 1`` columns; with exactly
+    ``n_features`` columns it has no labels. A LIBSVM file is read ``n_features`` wide (the
+    training width) and always has labels; ``breast_cancer`` too. Labels are returned as the
+    file's original values (numbers as floats, else strings); they may hold one class only.
+    """
+    import os as _os
+
+    text = _os.fspath(spec)
+    if text.strip() == "breast_cancer":
+        if label is not None:
+            raise DualBoostInputError(f"--label {label!r} applies only to CSV files")
+        from sklearn.datasets import load_breast_cancer
+
+        bunch = load_breast_cancer()
+        return PredictionData(np.asarray(bunch.data, dtype=float), np.asarray(bunch.target),
+                              "breast_cancer")
+    if text.strip().startswith("worst_case"):
+        raise DualBoostInputError(f"{text!r} is defined by its hypothesis matrix, not by "
+                                  "features; a model cannot predict on it")
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise DualBoostInputError(f"no such data file: {text!r}")
+    if path.suffix.lower() == ".csv":
+        names, data, _ = _csv_rows(path)
+        n_cols = len(names)
+        if label is not None:
+            matches = [j for j, nm in enumerate(names) if nm == label]
+            if len(matches) != 1:
+                raise DualBoostInputError(
+                    f"label column {label!r} {'not found' if not matches else 'is ambiguous'} "
+                    f"in {text!r}; columns: {', '.join(names)}")
+            j_label: int | None = matches[0]
+        elif n_features is None or n_cols == n_features + 1:
+            j_label = n_cols - 1
+        elif n_cols == n_features:
+            j_label = None
+        else:
+            raise DualBoostInputError(
+                f"CSV file {text!r} has {n_cols} columns; the model needs {n_features} feature "
+                f"columns (plus an optional label column, the last one or --label)")
+        features = [j for j in range(n_cols) if j != j_label]
+        if n_features is not None and len(features) != n_features:
+            raise DualBoostInputError(f"CSV file {text!r} has {len(features)} feature columns "
+                                      f"but the model was trained on {n_features}")
+        from .data import _parse_float
+
+        X = np.empty((len(data), len(features)))
+        for k, j in enumerate(features):
+            for i, r in enumerate(data):
+                v = _parse_float(r[j])
+                if v is None or not math.isfinite(v):
+                    raise DualBoostInputError(
+                        f"CSV file {text!r}: feature column {names[j]!r} has {r[j]!r} in data "
+                        f"row {i + 1} (finite numbers only)")
+                X[i, k] = v
+        labels = None if j_label is None else _labels_array([r[j_label] for r in data])
+    else:
+        if label is not None:
+            raise DualBoostInputError(f"--label {label!r} applies only to CSV files; {text!r} "
+                                      "is read as LIBSVM")
+        from sklearn.datasets import load_svmlight_file
+
+        try:
+            X, labels = load_svmlight_file(str(path), n_features=n_features)
+        except (ValueError, UnicodeDecodeError, OSError) as exc:
+            raise DualBoostInputError(
+                f"cannot read {text!r} as LIBSVM with {n_features} features (use a .csv "
+                f"extension for CSV): {' '.join(str(exc).split())}") from None
+        if X.shape[0] == 0:
+            raise DualBoostInputError(f"LIBSVM file {text!r} is empty: no rows")
+        if not np.all(np.isfinite(X.data)):
+            raise DualBoostInputError(f"LIBSVM file {text!r} has NaN or infinite values")
+    if require_labels and labels is None:
+        raise DualBoostInputError(f"{text!r} has no label column (the model needs "
+                                  f"{n_features} feature columns plus a label)")
+    return PredictionData(X, labels, path.name)
+
+
+def encode_against(labels: Any, classes: list) -> np.ndarray:
+    """Original labels as -1 (``classes[0]``) / +1 (``classes[1]``) of a fitted model.
+
+    A label that is neither class is a :class:`DualBoostInputError` naming it.
+    """
+    labels = np.asarray(labels)
+    out = np.zeros(labels.shape[0])
+    for sign, cls in ((-1.0, classes[0]), (1.0, classes[1])):
+        if isinstance(cls, str) or labels.dtype.kind in "US":
+            hit = labels.astype(str) == str(cls)
+        else:
+            hit = labels.astype(float) == float(cls)
+        out[hit] = sign
+    unknown = labels[out == 0]
+    if unknown.size:
+        shown = ", ".join(repr(_py(v)) for v in np.unique(unknown)[:5])
+        raise DualBoostInputError(f"labels {shown} are not classes of the model "
+                                  f"{[_py(c) for c in classes]!r}")
+    return out

@@ -130,28 +130,65 @@ class Algorithm(ABC):
 
 
 def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
-             progress: Callable[[IterationRecord], None] | None = None) -> BoostResult:
-    """Run ``algorithm`` with a fitted ``oracle`` for at most ``max_iter`` master steps."""
+             progress: Callable[[IterationRecord], None] | None = None,
+             time_limit: float | None = None) -> BoostResult:
+    """Run ``algorithm`` with a fitted ``oracle`` for at most ``max_iter`` master steps.
+
+    ``time_limit`` (seconds, None = no limit) is checked after each step: once the loop has run
+    that long the run ends with status ``"time_limit"``. A ``KeyboardInterrupt`` (Ctrl-C) during
+    the loop ends it with status ``"interrupted"``: the step under way is abandoned (the
+    algorithms replace their state only after a completed, certified master solve) and the
+    result is the algorithm's ``output()`` at its last certified master solve, so the bracket
+    Theta <= optimum <= P of that solve still holds. An interrupt before any master solve was
+    certified is re-raised (there is nothing to keep).
+    """
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise DualBoostInputError(f"max_iter must be a positive integer, got {max_iter!r}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.number)) \
+                or not time_limit > 0 or not np.isfinite(time_limit):
+            raise DualBoostInputError(f"time_limit must be a positive number of seconds or "
+                                      f"None, got {time_limit!r}")
     start = time.perf_counter()
     hypotheses: list = []
     history: list[IterationRecord] = []
     algorithm.message = f"stopped after max_iter = {max_iter} master solves"
-    for t in range(1, int(max_iter) + 2):
-        tick = time.perf_counter()
-        h, u = oracle.best(algorithm.d)
-        oracle_seconds = time.perf_counter() - tick
-        record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
-        record.oracle_seconds = oracle_seconds
-        if record.solved or algorithm.done:
-            history.append(record)
-            if record.solved:
-                hypotheses.append(h)
-            if progress:
-                progress(record)
-        if algorithm.done or t > max_iter:
-            break
+    pending = None  # the hypothesis handed to the step under way
+    try:
+        for t in range(1, int(max_iter) + 2):
+            tick = time.perf_counter()
+            h, u = oracle.best(algorithm.d)
+            oracle_seconds = time.perf_counter() - tick
+            pending = h
+            record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
+            pending = None
+            record.oracle_seconds = oracle_seconds
+            if record.solved or algorithm.done:
+                history.append(record)
+                if record.solved:
+                    hypotheses.append(h)
+                if progress:
+                    progress(record)
+            if algorithm.done or t > max_iter:
+                break
+            elapsed = time.perf_counter() - start
+            if time_limit is not None and elapsed >= time_limit:
+                algorithm.status = "time_limit"
+                algorithm.message = (f"stopped by time_limit = {time_limit:g} s after "
+                                     f"{len(hypotheses)} master solves ({elapsed:.1f} s); the "
+                                     "last certified master solve is kept")
+                break
+    except KeyboardInterrupt:
+        if not any(r.solved for r in history):
+            raise
+        algorithm.done = False
+        algorithm.status = "interrupted"
+        algorithm.message = (f"interrupted after {len(hypotheses)} master solves; the last "
+                             "certified master solve is kept")
+        # an algorithm that stores a column before its solve (SoftBoost) keeps it in its
+        # output; the hypothesis of that column is the pending one
+        if pending is not None and algorithm.U.shape[1] == len(hypotheses) + 1:
+            hypotheses.append(pending)
     out = algorithm.output()
     f = algorithm.formulation
     kept = hypotheses[:out.kept]
