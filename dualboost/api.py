@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .algorithms import Algorithm, algorithm_class
+from .diagnostics import attach_warnings
 from .engine import boost
 from .errors import DualBoostInputError
 from .formulation import Formulation
@@ -154,5 +155,6 @@ def run(
         weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
     else:
         weak = make_oracle(oracle).fit(X, y)
-    return boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver, kkt=kkt,
-                 master=master, progress=progress, time_limit=time_limit, **a_params)
+    result = boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver,
+                   kkt=kkt, master=master, progress=progress, time_limit=time_limit, **a_params)
+    return attach_warnings(result, y)  # result.warnings: dualboost.diagnostics
