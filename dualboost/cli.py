@@ -980,6 +980,12 @@ def _fit(args: argparse.Namespace) -> int:
         _write_atomically(args.plot, "--plot", lambda tmp: plot_run(
             result, tmp, title=f"{doc['formulation']} on {args.data}"))
     _print_summary(result, doc, oracle=oracle, max_iter=args.max_iter)
+    for warning in doc.get("warnings") or []:  # also rows of the summary; one line each here
+        if isinstance(warning, dict):
+            text = f"{warning.get('code', '')}: {warning.get('message', '')}"
+        else:
+            text = str(warning)
+        print(f"{PROG}: warning: {' '.join(text.split())}", file=sys.stderr, flush=True)
     if result.status != "converged":
         wrote = f"; the report is in {args.json}" if args.json is not None else ""
         print(f"{PROG}: not converged ({result.status}): {' '.join(result.message.split())}"

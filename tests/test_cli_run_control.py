@@ -146,7 +146,9 @@ def test_converged_run_exits_0(tmp_path, capsys):
     code = main(["fit", "--data", "worst_case:10", "--formulation", "lpboost", "--nu", "1",
                  "--json", str(out), "--quiet"])
     captured = capsys.readouterr()
-    assert code == 0 and captured.err == ""
+    assert code == 0
+    # eps = 0.01 exceeds this instance's optimum: a warning line, but still converged, exit 0
+    assert all(line.startswith("dualboost: warning: ") for line in captured.err.splitlines())
     assert json.loads(out.read_text())["status"] == "converged"
 
 
@@ -160,7 +162,8 @@ def test_not_converged_exits_3_and_writes_the_json(tmp_path, capsys, argv, statu
                  "--json", str(out), "--quiet", *argv])
     captured = capsys.readouterr()
     assert code == 3
-    lines = captured.err.strip().splitlines()
+    lines = [line for line in captured.err.strip().splitlines()
+             if not line.startswith("dualboost: warning: ")]  # two stumps: degenerate, said
     assert len(lines) == 1 and lines[0].startswith(f"dualboost: not converged ({status})")
     doc = json.loads(out.read_text())
     assert doc["status"] == status and doc["success"] is False
