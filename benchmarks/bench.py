@@ -336,7 +336,8 @@ def fit_cli(data: Data, algorithm: str, nu_frac: float, eps: float, max_iter: in
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
-        if proc.returncode != 0:
+        # 3: stopped by --max-iter, its JSON still written (and reported by its status)
+        if proc.returncode not in (0, 3):
             raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: "
                                f"{proc.stderr.strip()[-500:]}")
         doc = json.loads(out.read_text())
