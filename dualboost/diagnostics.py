@@ -78,13 +78,18 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
     N = params.get("N")
     gamma_hat = smallest_edge(result)
     if eps is not None and gamma_hat is not None and float(eps) >= gamma_hat:
+        if gamma_hat > tol:
+            advice = (f"use eps well below {gamma_hat:.4g} (e.g. eps = {gamma_hat / 10:.2g})")
+        else:
+            advice = ("no combination has a positive soft margin here, whatever eps; use a "
+                      "larger nu (softer margin) or ERLPBoost")
         out.append({
             "code": "vacuous_guarantee",
             "message": (
                 f"eps = {float(eps):.4g} >= {gamma_hat:.4g}, the certified upper bound on the "
                 "best soft margin over all hypotheses (the smallest best edge seen, "
                 "min_t edge^t): the guarantee 'soft margin >= optimum - eps' says nothing; "
-                f"use eps well below {gamma_hat:.4g} (e.g. eps = {gamma_hat / 10:.2g})"),
+                f"{advice}"),
         })
     margins = training_margins(result)
     if margins.size:
@@ -97,8 +102,9 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
         if sm <= tol:
             nu_text = f" for nu = {float(nu):.6g}" + (f" of N = {N}" if N else "") \
                 if nu is not None else ""
-            reasons.append(f"the soft margin{nu_text} is {sm:.3g} <= {tol:g}, no better "
-                           "than a cancelling pair 0.5 h - 0.5 h")
+            reasons.append(f"the soft margin (2.2){nu_text} is {sm:.3g} <= {tol:g}: by its "
+                           "objective the combination is no better than a cancelling pair "
+                           "0.5 h - 0.5 h (all margins 0)")
         if reasons:
             tie = ""
             exact_zero = float(np.mean(margins == 0))

@@ -4,29 +4,78 @@
 encodes the two classes as -1 / +1, turns the fraction ``nu_frac`` into the count nu and hands
 everything else to :func:`dualboost.api.run`, the entry point the CLI uses too, so the two cannot
 drift apart: the same declared parameters are accepted, the same undeclared ones refused.
+
+Beyond ``fit`` / ``predict`` it offers what scikit-learn tooling expects: ``predict_proba`` (a
+monotone logistic map of the score, *not* calibrated), ``feature_importances_``,
+``sample_weight`` with the meaning of repeated rows (docs/theory.md, "Sample weights"), a
+:class:`DualBoostWarning` per diagnostic of :mod:`dualboost.diagnostics`, and ``to_json`` /
+``from_json`` in the schema of ``dualboost fit --json`` (``dualboost predict --model`` reads it).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import warnings
 from numbers import Integral, Real
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
+from .model_io import load_model, majority_class, model_document
+from .oracles.raw import RawFeature
+from .oracles.stumps import Stump
 from .registry import load_formulation
 from .result import BoostResult
 
-__all__ = ["DualBoostClassifier"]
+__all__ = ["DualBoostClassifier", "DualBoostWarning", "feature_importances"]
+
+
+class DualBoostWarning(UserWarning):
+    """A diagnostic of a finished run (:func:`dualboost.diagnostics.run_warnings`).
+
+    ``code`` is the stable code of the entry (``"vacuous_guarantee"``,
+    ``"degenerate_combination"``); the message is the entry's one line.
+    """
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: the smallest slope of the predict_proba map (keeps it strictly increasing; see predict_proba)
+MIN_PROBA_SLOPE = 1e-6
+#: how far a score of exactly 0 moves its probability toward ``tie_class_`` (see predict_proba)
+TIE_PROBA_NUDGE = 1e-12
+
+
+def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
+    """Summed weights per feature, normalized to sum 1 (all zeros when nothing reads a feature).
+
+    A stump or raw feature adds its weight w_q to the feature it reads; constant hypotheses (the
+    constant stump, a raw feature whose training range is one value) read none and count nowhere.
+    """
+    out = np.zeros(int(n_features))
+    for w, h in zip(np.asarray(weights, dtype=float), hypotheses):
+        if isinstance(h, Stump) and h.is_constant:
+            continue
+        if isinstance(h, RawFeature) and not h.hi > h.lo:
+            continue
+        feature = getattr(h, "feature", None)
+        if feature is not None:
+            out[int(feature)] += abs(w)
+    total = out.sum()
+    return out / total if total > 0 else out
 
 #: Oracles whose hypotheses can predict on new data. "finite" is excluded: its hypotheses are
 #: columns of a matrix given on the training examples and have no meaning for a new x.
@@ -133,11 +182,32 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     parameters_ : dict
         Every resolved parameter of the run: the formulation's (``result_.parameters``, without
         its "formulation" and "N" entries) and the algorithm's (``result_.algorithm_parameters``).
+    tie_class_ : label
+        The training set's majority class (``classes_[0]`` on an even split; with
+        ``sample_weight``, by total weight): the prediction for a score of exactly 0.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Summed hypothesis weights per feature, normalized to sum 1 (constant hypotheses count
+        nowhere; all zeros if only constants were chosen); see :func:`feature_importances`.
+    proba_slope_ : float
+        The slope a of the :meth:`predict_proba` map, fitted on the training scores.
+    warnings_ : list of dict
+        The run's diagnostics (``result_.warnings``), each also emitted as a
+        :class:`DualBoostWarning` by ``fit``.
 
     Notes
     -----
-    A score of exactly 0 is predicted as ``classes_[0]``, scikit-learn's convention for binary
-    decision functions; :meth:`dualboost.BoostResult.predict` sends it to +1 instead.
+    **Ties.** A score of exactly 0 (e.g. a cancelling pair ``0.5 h - 0.5 h``) is predicted as
+    ``tie_class_``, the training set's majority class, like ``dualboost predict``; scores > 0
+    give ``classes_[1]``, scores < 0 ``classes_[0]``.
+
+    **Diagnostics.** A run whose eps-guarantee is vacuous (eps >= the smallest best edge seen,
+    an upper bound on the best soft margin) or whose combination is degenerate (soft margin <= 0
+    or most training margins 0) emits a :class:`DualBoostWarning` naming the remedies (a larger
+    nu, nu by cross-validation, a smaller eps, ERLPBoost); a run that did not converge emits
+    scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning`.
+
+    **Multi-class.** The programs are binary; for more classes wrap the estimator:
+    ``sklearn.multiclass.OneVsRestClassifier(DualBoostClassifier())``.
     """
 
     def __init__(
@@ -223,7 +293,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fit / predict ------------------------------------------------------------------------
 
-    def fit(self, X, y) -> DualBoostClassifier:
+    def fit(self, X, y, sample_weight=None) -> DualBoostClassifier:
         """Fit the boosted combination on (X, y).
 
         Parameters
@@ -234,6 +304,13 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             gives the same model as its dense copy.
         y : array-like of shape (n_samples,)
             Labels with exactly two distinct values (numbers or strings).
+        sample_weight : array-like of shape (n_samples,) or None
+            Non-negative **integer** weights with the meaning of repeated rows: weight k fits
+            exactly the model of the data set in which the row appears k times (0 drops it).
+            The rows are expanded with ``np.repeat`` (exact by construction); N and
+            ``nu = nu_frac * N`` count the total weight. docs/theory.md ("Sample weights")
+            derives the equivalent formulation (prior d0 proportional to s, caps
+            d_n <= s_n / nu). Non-integer weights are a ValueError.
 
         Returns
         -------
@@ -248,15 +325,19 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "Only binary classification is supported. DualBoostClassifier is a binary "
                 f"classifier; the type of the target is {y_type!r} "
-                f"({np.unique(y).size} classes).")
+                f"({np.unique(y).size} classes); for more classes wrap it in "
+                "sklearn.multiclass.OneVsRestClassifier(DualBoostClassifier(...)).")
         classes = np.unique(y)
         if classes.size != 2:
             # type_of_target calls one class "binary" as well.
             raise ValueError(
                 "DualBoostClassifier is a binary classifier and needs exactly 2 classes in y; "
                 f"got 1 class: {classes.tolist()}")
+        if sample_weight is not None:
+            X, y = self._repeat_rows(X, y, sample_weight)
         # encode_labels is the CLI's encoding too: classes[0] -> -1, classes[1] -> +1.
         y_pm, self.classes_ = encode_labels(y)
+        self.tie_class_ = self.classes_[1 if majority_class(y_pm, [0, 1]) == 1 else 0]
 
         N = X.shape[0]
         formulation, use_nu, use_eps = self._shortcuts()
@@ -284,10 +365,56 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             **{k: v for k, v in result.parameters.items() if k not in ("formulation", "N")},
             **dict(result.algorithm_parameters),
         }
-        if result.status == "max_iter":
-            warnings.warn(f"DualBoostClassifier did not converge: {result.message}; "
-                          "increase max_iter or eps", ConvergenceWarning, stacklevel=2)
+        self.feature_importances_ = feature_importances(self.hypotheses_, self.weights_,
+                                                        self.n_features_in_)
+        self.proba_slope_ = self._fit_proba_slope(self._scores(X), y_pm)
+        self.warnings_ = [dict(w) for w in result.warnings if isinstance(w, dict)]
+        if result.status != "converged":
+            warnings.warn(f"DualBoostClassifier did not converge ({result.status}): "
+                          f"{result.message}; increase max_iter or eps",
+                          ConvergenceWarning, stacklevel=2)
+        for entry in self.warnings_:
+            warnings.warn(DualBoostWarning(f"{entry.get('code')}: {entry.get('message')}",
+                                           code=str(entry.get("code"))), stacklevel=2)
         return self
+
+    @staticmethod
+    def _repeat_rows(X, y, sample_weight):
+        """Rows repeated by their integer weights (see ``fit``); non-integers are refused."""
+        sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        counts = np.rint(sw)
+        if not np.all(np.abs(sw - counts) <= 1e-9 * np.maximum(1.0, np.abs(sw))):
+            bad = sw[np.abs(sw - counts) > 1e-9 * np.maximum(1.0, np.abs(sw))][0]
+            raise ValueError(
+                "sample_weight must hold non-negative integers (a weight k means the row "
+                f"repeated k times; got {bad!r}); DualBoostClassifier expands the rows, so "
+                "fractional weights have no meaning here: scale them to integers")
+        counts = counts.astype(np.int64)
+        if counts.sum() == 0:
+            raise ValueError("sample_weight is zero for every row: nothing to fit")
+        index = np.repeat(np.arange(X.shape[0]), counts)
+        return X[index], np.asarray(y)[index]
+
+    @staticmethod
+    def _fit_proba_slope(scores: np.ndarray, y_pm: np.ndarray) -> float:
+        """The slope a of ``P(classes_[1] | x) = 1 / (1 + exp(-a f(x)))`` (see predict_proba)."""
+        if np.unique(y_pm).size < 2:
+            return MIN_PROBA_SLOPE
+        fit = LogisticRegression(fit_intercept=False).fit(scores.reshape(-1, 1), y_pm)
+        return float(max(fit.coef_[0, 0], MIN_PROBA_SLOPE))
+
+    def _scores(self, X) -> np.ndarray:
+        """f(x) = sum_q w_q h^q(x), in the order of :meth:`BoostResult.decision_function`
+        (and of ``dualboost predict``), so that the scores agree bit for bit."""
+        if sp.issparse(X):
+            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + n) in CSC
+        out = np.zeros(X.shape[0])
+        first = True
+        for weight, h in zip(self.weights_, self.hypotheses_):
+            term = weight * np.asarray(h.predict(X), dtype=float)
+            out = term if first else out + term
+            first = False
+        return np.asarray(out, dtype=float).reshape(-1)
 
     def decision_function(self, X) -> np.ndarray:
         """The combined hypothesis ``f(x) = sum_q w_q h_q(x)``, values in [-1, 1].
@@ -303,12 +430,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False, accept_sparse=("csr", "csc"))
-        if sp.issparse(X):
-            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + n) in CSC
-        return np.asarray(self.result_.decision_function(X), dtype=float).reshape(-1)
+        return self._scores(X)
 
     def predict(self, X) -> np.ndarray:
-        """Class labels: ``classes_[1]`` where the decision function is > 0, else ``classes_[0]``.
+        """Class labels: ``classes_[1]`` where the decision function is > 0, ``classes_[0]``
+        where it is < 0, and ``tie_class_`` (the training majority class) where it is exactly 0.
 
         Parameters
         ----------
@@ -319,4 +445,124 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         labels : ndarray of shape (n_samples,)
         """
         scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(int)]
+        labels = self.classes_[(scores > 0).astype(int)]
+        labels[scores == 0] = self.tie_class_
+        return labels
+
+    def predict_proba(self, X) -> np.ndarray:
+        """A monotone map of the score to [0, 1]; **not calibrated probabilities**.
+
+        ``P(classes_[1] | x) = 1 / (1 + exp(-a f(x)))`` with f the decision function and
+        ``a = proba_slope_ >= 1e-6`` the slope of a one-dimensional logistic regression without
+        intercept (scikit-learn's ``LogisticRegression(fit_intercept=False)``, default C) of the
+        training labels on the training scores. Without an intercept the map is 1/2 at f = 0,
+        so ``argmax`` agrees with :meth:`predict`; a score of exactly 0 is moved by 1e-12
+        toward ``tie_class_`` for the same reason. The boosting objective maximizes a soft
+        margin, not a likelihood, and the scores are fitted on the training set itself, so
+        these numbers rank examples (ROC curves) but are not calibrated. For probabilities,
+        calibrate on held-out data::
+
+            from sklearn.calibration import CalibratedClassifierCV
+            clf = CalibratedClassifierCV(DualBoostClassifier(nu_frac=0.2), cv=5).fit(X, y)
+            clf.predict_proba(X_new)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, 2)
+            Columns in the order of ``classes_``.
+        """
+        scores = self.decision_function(X)
+        if self.proba_slope_ is None:
+            raise ValueError("this model was loaded from a 'dualboost fit --json' document, "
+                             "which has no predict_proba slope; save it with "
+                             "DualBoostClassifier.to_json, or calibrate it with "
+                             "CalibratedClassifierCV")
+        with np.errstate(over="ignore"):
+            p1 = 1.0 / (1.0 + np.exp(-self.proba_slope_ * scores))
+        nudge = TIE_PROBA_NUDGE if self.tie_class_ == self.classes_[1] else -TIE_PROBA_NUDGE
+        p1 = np.where(scores == 0, 0.5 + nudge, p1)
+        return np.column_stack([1.0 - p1, p1])
+
+    # -- save / load ----------------------------------------------------------------------------
+
+    def to_json(self, path: str | os.PathLike) -> None:
+        """Write the fitted model as the JSON document of ``dualboost fit --json``.
+
+        The schema is the CLI's (docs/json_schema.md, built by
+        :func:`dualboost.model_io.model_document`): ``weights``, ``hypotheses``, ``classes``,
+        ``tie_class`` and ``n_features`` make it a complete model, so
+        ``dualboost predict --model path --data new.csv`` applies it outside Python. One key is
+        added, ``"estimator"``: the constructor arguments, ``proba_slope`` (the
+        :meth:`predict_proba` map) and ``feature_names_in``. :meth:`from_json` reads it back with
+        the same decision values, bit for bit.
+        """
+        check_is_fitted(self)
+        params = {k: (str(v) if isinstance(v, os.PathLike) else v)
+                  for k, v in self.get_params(deep=False).items()}
+        names = getattr(self, "feature_names_in_", None)
+        extra = {"estimator": {
+            "class": type(self).__name__,
+            "params": params,
+            "proba_slope": self.proba_slope_,
+            "feature_names_in": None if names is None else [str(n) for n in names],
+        }}
+        if self.result_ is not None:
+            doc = model_document(self.result_, self.classes_, tie_class=self.tie_class_,
+                                 n_features=self.n_features_in_, data="(DualBoostClassifier)",
+                                 extra=extra)
+        else:  # loaded by from_json: write the document it came from, with this estimator's key
+            from .cli import to_jsonable
+
+            doc = to_jsonable({**self.document_, **extra})
+        Path(path).write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n",
+                              encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, path: str | os.PathLike) -> DualBoostClassifier:
+        """A fitted estimator from a JSON model (:meth:`to_json` or ``dualboost fit --json``).
+
+        The model is rebuilt by :func:`dualboost.model_io.load_model` (one-line errors for a
+        malformed document; the ``finite`` oracle's columns cannot predict and are refused).
+        ``result_`` is None (the certificates and the history stay in the file, key
+        ``history``); ``decision_function``, ``predict`` and ``feature_importances_`` work as
+        after ``fit``. ``predict_proba`` needs the slope that :meth:`to_json` stores; a document
+        written by the CLI has none, and ``predict_proba`` then raises. A document without
+        ``n_features`` takes the widest feature a hypothesis reads.
+        """
+        model = load_model(path)
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        saved = doc.get("estimator") if isinstance(doc.get("estimator"), dict) else {}
+        params = saved.get("params") if isinstance(saved.get("params"), dict) else None
+        if params is None:  # written by the CLI: its formulation and parameters, where they fit
+            params = {"formulation": doc.get("formulation") or "erlpboost"}
+            if doc.get("eps") is not None:
+                params["eps"] = doc["eps"]
+            if doc.get("nu") is not None and doc.get("N"):
+                params["nu_frac"] = min(1.0, float(doc["nu"]) / float(doc["N"]))
+        valid = cls().get_params(deep=False)
+        est = cls(**{k: v for k, v in params.items() if k in valid})
+        est.classes_ = np.asarray(model.classes)
+        est.tie_class_ = est.classes_[model.classes.index(model.tie_class)]
+        widest = max(h.feature for h in model.hypotheses) + 1
+        est.n_features_in_ = model.n_features if model.n_features is not None else widest
+        names = saved.get("feature_names_in")
+        if names is not None:
+            est.feature_names_in_ = np.asarray(names, dtype=object)
+        est.weights_ = np.asarray(model.weights, dtype=float)
+        est.hypotheses_ = list(model.hypotheses)
+        est.n_iter_ = len(est.hypotheses_)
+        est.result_ = None
+        parameters = dict(model.parameters)
+        est.nu_ = parameters.get("nu")
+        est.eta_ = parameters.get("eta")
+        est.algorithm_ = doc.get("algorithm")
+        est.parameters_ = {**parameters, **dict(doc.get("algorithm_parameters") or {})}
+        sm = doc.get("soft_margin")
+        est.soft_margin_ = float(sm) if sm is not None else float("nan")
+        est.feature_importances_ = feature_importances(est.hypotheses_, est.weights_,
+                                                       est.n_features_in_)
+        slope = saved.get("proba_slope")
+        est.proba_slope_ = float(slope) if slope is not None else None
+        est.warnings_ = [w for w in doc.get("warnings") or [] if isinstance(w, dict)]
+        est.document_ = doc
+        return est

@@ -345,3 +345,167 @@ def test_formulation_without_nu_or_eps(tmp_path, hard_margin_file, small):
     np.testing.assert_allclose(est.weights_, twin.weights_, atol=1e-9)
     with pytest.raises(ValueError, match="do not declare 'nu'"):
         DualBoostClassifier(formulation=str(path), nu_frac=0.3).fit(X, y)
+
+
+# -- issue 9: ties, predict_proba, feature_importances_, sample_weight, multi-class, JSON ----------
+
+
+def test_ties_go_to_the_majority_class():
+    X, y = make_classification(n_samples=41, n_features=4, weights=[0.3], random_state=1)
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    majority = int(np.mean(y == 1) > 0.5)
+    assert majority == 1  # the case where scikit-learn's default (classes_[0]) would differ
+    assert est.tie_class_ == majority
+    est.weights_ = np.zeros_like(est.weights_)  # every score exactly 0
+    assert np.all(est.decision_function(X) == 0)
+    np.testing.assert_array_equal(est.predict(X), np.full(X.shape[0], majority))
+    proba = est.predict_proba(X)
+    np.testing.assert_array_equal(np.argmax(proba, axis=1), est.predict(X))
+
+
+def test_predict_proba_is_the_documented_logistic_map(small):
+    X, y = small
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    f = est.decision_function(X)
+    proba = est.predict_proba(X)
+    a = est.proba_slope_
+    assert a > 0
+    np.testing.assert_allclose(proba[:, 1], 1 / (1 + np.exp(-a * f)), rtol=1e-12)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    order = np.argsort(f, kind="stable")
+    assert np.all(np.diff(proba[order, 1]) >= 0)  # monotone in the score
+    np.testing.assert_array_equal(est.classes_[np.argmax(proba, axis=1)], est.predict(X))
+    # a is the optimum of the L2-penalized log-likelihood (C = 1, no intercept): derivative 0
+    t = (y == est.classes_[1]).astype(float)
+    assert abs(np.sum((t - proba[:, 1]) * f) - a) < 1e-3
+
+
+def test_calibrated_classifier_cv(small):
+    from sklearn.calibration import CalibratedClassifierCV
+
+    X, y = make_classification(n_samples=90, n_features=4, random_state=2)
+    clf = CalibratedClassifierCV(DualBoostClassifier(eps=0.1, nu_frac=0.2), cv=3).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (90, 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.mean(clf.predict(X) == y) > 0.7
+
+
+def test_feature_importances_are_summed_weights(small):
+    X, y = small
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    expected = np.zeros(X.shape[1])
+    for w, h in zip(est.weights_, est.hypotheses_):
+        d = h.describe()
+        if d["threshold"] is not None:  # the constant stump counts nowhere
+            expected[d["feature"]] += w
+    expected /= expected.sum()
+    np.testing.assert_allclose(est.feature_importances_, expected, atol=1e-12)
+    raw = DualBoostClassifier(eps=0.1, oracle="raw").fit(X, y)
+    assert raw.feature_importances_.sum() == pytest.approx(1.0)
+
+
+def test_feature_importances_of_constant_data_are_zero():
+    X = np.ones((10, 3))
+    y = np.array([0] * 4 + [1] * 6)
+    est = DualBoostClassifier(eps=0.1).fit(X, y)
+    np.testing.assert_array_equal(est.feature_importances_, np.zeros(3))
+
+
+@pytest.mark.parametrize("name", ["lpboost", "erlpboost"])
+def test_integer_sample_weight_equals_repeated_rows(small, name):
+    X, y = small
+    sw = np.random.default_rng(0).integers(0, 4, size=X.shape[0])
+    weighted = DualBoostClassifier(formulation=name, nu_frac=0.2, eps=0.05).fit(
+        X, y, sample_weight=sw)
+    repeated = DualBoostClassifier(formulation=name, nu_frac=0.2, eps=0.05).fit(
+        np.repeat(X, sw, axis=0), np.repeat(y, sw))
+    # nu counts the total weight: nu = nu_frac * sum(s)
+    assert weighted.nu_ == pytest.approx(0.2 * sw.sum()) == repeated.nu_
+    np.testing.assert_array_equal(weighted.decision_function(X), repeated.decision_function(X))
+    np.testing.assert_array_equal(weighted.predict(X), repeated.predict(X))
+
+
+def test_sample_weight_shuffled_rows_erlpboost(small):
+    """ERLPBoost's regularized solution is unique, so the order of the rows does not matter."""
+    X, y = small
+    sw = np.random.default_rng(1).integers(1, 4, size=X.shape[0])
+    perm = np.random.default_rng(2).permutation(X.shape[0])
+    weighted = DualBoostClassifier(eps=0.05).fit(X[perm], y[perm], sample_weight=sw[perm])
+    repeated = DualBoostClassifier(eps=0.05).fit(np.repeat(X, sw, axis=0), np.repeat(y, sw))
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X),
+                               atol=1e-6)
+
+
+def test_sample_weight_ones_is_no_weight(small):
+    X, y = small
+    a = DualBoostClassifier(eps=0.1).fit(X, y, sample_weight=np.ones(X.shape[0]))
+    b = DualBoostClassifier(eps=0.1).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("sw, match", [
+    (np.full(40, 0.5), "non-negative integers"),
+    (np.r_[np.ones(39), 1.5], "non-negative integers"),
+    (np.r_[np.ones(39), -1.0], "Negative values"),
+    (np.zeros(40), "non-zero"),
+])
+def test_bad_sample_weight(small, sw, match):
+    X, y = small
+    with pytest.raises(ValueError, match=match):
+        DualBoostClassifier(eps=0.1).fit(X, y, sample_weight=sw)
+
+
+def test_multiclass_error_names_one_vs_rest(small):
+    X, _ = small
+    with pytest.raises(ValueError, match="OneVsRestClassifier"):
+        DualBoostClassifier().fit(X, np.arange(X.shape[0]) % 3)
+
+
+def test_one_vs_rest_on_iris():
+    from sklearn.datasets import load_iris
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = load_iris(return_X_y=True)
+    clf = OneVsRestClassifier(DualBoostClassifier(nu_frac=0.2, eps=0.05)).fit(X, y)
+    assert len(clf.estimators_) == 3
+    assert np.mean(clf.predict(X) == y) > 0.9
+    assert clf.predict_proba(X).shape == (150, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["lpboost", "erlpboost"])
+def test_json_round_trip(fitted, breast_cancer, name, tmp_path):
+    from dualboost.model_io import load_model
+
+    X, y = breast_cancer
+    est = fitted[name]
+    path = tmp_path / "model.json"
+    est.to_json(path)
+    back = DualBoostClassifier.from_json(path)
+    np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(back.classes_, est.classes_)
+    np.testing.assert_array_equal(back.feature_importances_, est.feature_importances_)
+    assert back.tie_class_ == est.tie_class_ and back.get_params() == est.get_params()
+    # the same document is a model for the CLI's loader (dualboost predict --model)
+    saved = load_model(path)
+    np.testing.assert_array_equal(saved.decision_function(X), est.decision_function(X))
+    np.testing.assert_array_equal(saved.predict(X), est.predict(X))
+    # a loaded estimator writes the document again, unchanged as a model
+    again = tmp_path / "again.json"
+    back.to_json(again)
+    np.testing.assert_array_equal(DualBoostClassifier.from_json(again).decision_function(X),
+                                  est.decision_function(X))
+
+
+def test_json_round_trip_small_and_sparse(small, tmp_path):
+    import scipy.sparse as sp
+
+    X, y = small
+    est = DualBoostClassifier(eps=0.1, oracle="raw").fit(sp.csr_matrix(X), y)
+    est.to_json(tmp_path / "m.json")
+    back = DualBoostClassifier.from_json(tmp_path / "m.json")
+    np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
+    assert back.n_features_in_ == 4 and back.result_ is None
