@@ -27,6 +27,11 @@ Codes
     so the remedies are a larger nu (softer margin) or nu chosen by cross-validation, a smaller
     eps, or ERLPBoost, whose regularized problem (thesis (3.6)) has a unique solution that
     spreads the weight.
+``nonpositive_soft_margin``
+    The soft margin (2.2) is <= ``tol`` but the margins are spread (at most half within ``tol``
+    of 0), typically ERLPBoost at a small nu on noisy data: by the objective the output is no
+    better than a cancelling pair, yet it may classify well; the same remedies apply to the
+    objective (above all a larger nu, or nu by cross-validation).
 """
 
 from __future__ import annotations
@@ -105,7 +110,7 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
             reasons.append(f"the soft margin (2.2){nu_text} is {sm:.3g} <= {tol:g}: by its "
                            "objective the combination is no better than a cancelling pair "
                            "0.5 h - 0.5 h (all margins 0)")
-        if reasons:
+        if near_zero > DEGENERATE_FRACTION:
             tie = ""
             exact_zero = float(np.mean(margins == 0))
             if y is not None and exact_zero > 0:
@@ -116,6 +121,13 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
             out.append({
                 "code": "degenerate_combination",
                 "message": f"degenerate combination: {'; '.join(reasons)}{tie}; {REMEDIES}",
+            })
+        elif reasons:
+            out.append({
+                "code": "nonpositive_soft_margin",
+                "message": (f"{reasons[0]}; the margins are spread (only {near_zero:.1%} "
+                            f"within {tol:g} of 0), so the classifier may still be useful, "
+                            f"but nu is likely too small for this data; {REMEDIES}"),
             })
     return out
 

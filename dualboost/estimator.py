@@ -202,8 +202,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
     **Diagnostics.** A run whose eps-guarantee is vacuous (eps >= the smallest best edge seen,
     an upper bound on the best soft margin) or whose combination is degenerate (soft margin <= 0
-    or most training margins 0) emits a :class:`DualBoostWarning` naming the remedies (a larger
-    nu, nu by cross-validation, a smaller eps, ERLPBoost); a run that did not converge emits
+    or most training margins 0; a milder entry when only the soft margin is <= 0) emits a
+    :class:`DualBoostWarning` naming the remedies (a larger nu, nu by cross-validation, a
+    smaller eps, ERLPBoost); see :mod:`dualboost.diagnostics`. A run that did not converge emits
     scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning`.
 
     **Multi-class.** The programs are binary; for more classes wrap the estimator:

@@ -64,6 +64,14 @@ def test_most_margins_zero_even_with_a_positive_soft_margin():
     assert "soft margin (2.2)" not in entries[0]["message"]
 
 
+def test_spread_margins_with_a_nonpositive_soft_margin():
+    # margins spread (none at 0) but the 2 smallest average to < 0: a milder entry
+    m = np.array([-0.4, 0.2, 0.5, 0.9, 0.3, 0.6])
+    entries = run_warnings(fake_result(m[:, None], [1.0], [0.9], eps=0.01, nu=2.0))
+    assert codes(entries) == ["nonpositive_soft_margin"]
+    assert "is -0.1 <=" in entries[0]["message"] and "larger nu" in entries[0]["message"]
+
+
 def test_vacuous_guarantee_prints_both_numbers():
     U = np.array([[1.0], [1.0], [1.0], [-1.0]])
     entries = run_warnings(fake_result(U, [1.0], [0.4, 0.03, 0.2], eps=0.05, nu=4.0))
