@@ -227,3 +227,149 @@ def test_m1_not_applicable_without_a_fast_master():
     U = np.sign(np.random.default_rng(6).normal(size=(12, 4)))
     ok, detail = _m1(TsallisERLPBoost(12, nu=3.0, eps=0.2), U)
     assert ok is None and "reference path" in detail
+
+
+# -- the table, --verbose, progress and run() (issue 9, item 7) -------------------------------
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import re  # noqa: E402
+
+from dualboost.verify.names import short_name  # noqa: E402
+
+#: the JSON schema of the module docstring: these keys, no more and no fewer
+REPORT_KEYS = {"dualboost_version", "tol", "seconds", "instances_spec", "cases", "checks",
+               "counts"}
+ROW_KEYS = {"id", "label", "reference", "value", "tolerance", "status", "detail", "instance",
+            "case", "formulation"}
+CASE_KEYS = {"instance", "case", "kind", "formulation", "N", "t", "nu", "eps", "eta",
+             "d0_uniform", "seed", "caps_bind", "algorithm", "status", "reason"}
+
+
+def table(tmp_path, *argv) -> tuple[int, list[str], str, dict]:
+    """(exit status, stdout lines, stderr, JSON report) of one verifier run."""
+    out, err = io.StringIO(), io.StringIO()
+    path = tmp_path / f"report{len(list(tmp_path.iterdir()))}.json"
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*argv, "--json", str(path)])
+    return code, out.getvalue().splitlines(), err.getvalue(), json.loads(path.read_text())
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_default_table_fits_100_columns_one_line_per_row(tmp_path):
+    """Every line <= 100 characters, passing and failing runs; each JSON row is one table row
+    that starts with its status and id; FAIL details are printed, pass details are not."""
+    broken = variant(tmp_path, "erlpboost.py", "return self.d0 @ cp.exp(y - 1)",
+                     "return self.d0 @ cp.exp(y)", "er_conjugate")
+    for argv in (["--formulation", "erlpboost", "--formulation", "lpboost"],
+                 ["--formulation", str(broken)]):
+        code, lines, _, report = table(tmp_path, *argv, "--instances", "quick")
+        assert lines[-1] == (f"{report['counts']['pass']} passed, {report['counts']['FAIL']} "
+                             f"failed, {report['counts']['n/a']} not applicable")
+        too_wide = [line for line in lines if len(line) > 100]
+        assert not too_wide, too_wide
+        row_lines = [line for line in lines if re.match(r"(pass|FAIL|n/a) ", line)]
+        assert len(row_lines) == len(report["checks"])
+        for line, row in zip(row_lines, report["checks"]):
+            assert line.split()[:2] == [row["status"], row["id"]], (line, row)
+            assert short_name(row["id"], row["label"]).split()[0] in line
+        # one block header per (instance, case, formulation), naming all three
+        headers = [line for line in lines if line.startswith("== ")]
+        assert headers == [f"== {c['instance']} | {c['case']} | {c['formulation']}"
+                           for c in report["cases"]]
+        text = _normalized("\n".join(lines))
+        for row in report["checks"]:
+            if row["status"] == "FAIL" and row["detail"]:
+                # (the JSON appends "[value = inf]" to a detail; the table prints inf as value)
+                detail = re.sub(r" \[(value|tolerance) = [^]]*\]$", "", row["detail"])
+                assert _normalized(detail) in text, detail
+        if code == 0:
+            passing = [r["detail"] for r in report["checks"]
+                       if r["status"] == "pass" and len(r["detail"]) > 30]
+            assert passing and not any(_normalized(d) in text for d in passing)
+    assert code == 1 and report["counts"]["FAIL"] > 0
+
+
+def test_verbose_prints_long_labels_and_json_is_unchanged(tmp_path):
+    code, lines, _, report = table(tmp_path, "--formulation", "lpboost", "--instances", "quick")
+    code_v, lines_v, _, report_v = table(tmp_path, "--formulation", "lpboost", "--instances",
+                                         "quick", "--verbose")
+    assert code == code_v == 0
+    text, text_v = _normalized("\n".join(lines)), _normalized("\n".join(lines_v))
+    for row in report_v["checks"]:
+        assert _normalized(row["label"]) in text_v, row["label"]
+        assert _normalized(row["detail"]) in text_v, row["detail"]
+        assert _normalized(row["reference"]) in text_v
+    # the default form does not carry the long labels (they are what --verbose adds)
+    assert "at exactly feasible points" not in text
+    assert lines_v[-1] == lines[-1]
+    # JSON: the documented schema, and the same rows with or without --verbose
+    for rep in (report, report_v):
+        assert set(rep) == REPORT_KEYS
+        assert all(set(row) == ROW_KEYS for row in rep["checks"])
+        assert all(set(case) == CASE_KEYS for case in rep["cases"])
+    strip = [(r["id"], r["label"], r["status"], r["instance"], r["case"]) for r in
+             report["checks"]]
+    assert strip == [(r["id"], r["label"], r["status"], r["instance"], r["case"])
+                     for r in report_v["checks"]]
+
+
+def test_progress_names_the_whole_class_lp_and_the_run(monkeypatch):
+    """When the whole-class LP (G1) and the boosting run start, the last progress line names
+    that step, with the nu the formulation uses (TotalBoost fixes nu = 1, the case says 2)."""
+    import dualboost.engine
+    import dualboost.verify as verify_module
+    from dualboost.registry import load_formulation
+    from dualboost.verify import verify
+    from dualboost.verify.instances import instance_by_name
+
+    messages: list[str] = []
+    seen: list[tuple[str, str]] = []
+    real_lp, real_boost = verify_module.full_class_lp_value, dualboost.engine.boost
+
+    def lp(columns, nu, **kwargs):
+        seen.append(("lp", messages[-1]))
+        assert f"nu = {nu:g}" in messages[-1]
+        return real_lp(columns, nu, **kwargs)
+
+    def boost(*args, **kwargs):
+        seen.append(("boost", messages[-1]))
+        return real_boost(*args, **kwargs)
+
+    monkeypatch.setattr(verify_module, "full_class_lp_value", lp)
+    monkeypatch.setattr(dualboost.engine, "boost", boost)
+    instance = instance_by_name("quick")
+    instance.cases = []  # the runs only
+    verify([load_formulation("lpboost"), load_formulation("totalboost")], [instance],
+           log=messages.append)
+    steps = [(kind, message.split(": ", 1)[-1]) for kind, message in seen]
+    assert [kind for kind, _ in seen] == ["lp", "boost", "lp", "boost"], steps
+    for kind, message in seen:
+        expected = "LP (2.3) over the whole class" if kind == "lp" else "boosting run"
+        assert expected in message, (kind, message)
+    assert "nu = 2" in seen[0][1] and "| lpboost:" in seen[0][1]
+    assert "nu = 1" in seen[2][1] and "| totalboost:" in seen[2][1]
+    assert any("claims of algorithm" in m for m in messages)
+
+
+def test_run_returns_records_with_the_json_row_keys(tmp_path):
+    """verify.run(): one dict per row, the JSON rows' keys, columns buildable without pandas,
+    the same rows as the command line's JSON."""
+    from dualboost.errors import DualBoostInputError
+    from dualboost.verify import run as run_records
+
+    records = run_records("lpboost", instances="quick")
+    assert isinstance(records, list) and records and all(isinstance(r, dict) for r in records)
+    assert all(set(r) == ROW_KEYS for r in records)
+    columns = {key: [r[key] for r in records] for key in records[0]}
+    assert set(columns) == ROW_KEYS and {len(v) for v in columns.values()} == {len(records)}
+    assert json.loads(json.dumps(records)) == records  # plain values only
+    _, report = run(tmp_path, "--formulation", "lpboost", "--instances", "quick")
+    assert [(r["id"], r["status"], r["case"]) for r in records] == \
+        [(r["id"], r["status"], r["case"]) for r in report["checks"]]
+    with pytest.raises(DualBoostInputError):
+        run_records("no_such_formulation")
+    with pytest.raises(DualBoostInputError):
+        run_records("lpboost", instances="nope")

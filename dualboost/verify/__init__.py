@@ -21,6 +21,18 @@ constants, iteration bounds) is computed from the declared (sigma, B) by :mod:`d
 Tolerances: :func:`dualboost.verify.checks.scaled` (``tol * (1 + |magnitudes|)``), see
 :mod:`dualboost.verify.checks`.
 
+Output: a table of at most 100 columns on stdout, one block per (instance, case, formulation)
+headed ``== instance | case | formulation`` and the case's facts (N, t, nu, eps, eta, d0, ...),
+then one line per row: ``status  id short name  value / tolerance  what the value measures``
+(the measure states when the row passes, "tol" being the row's tolerance; short names in
+:mod:`.names`). A FAIL row's detail is wrapped under it, an n/a row gives its reason in place of
+the numbers; ``--verbose`` wraps every row's full label, detail and reference under it. The last
+line is ``N passed, M failed, K not applicable``. Progress goes to stderr, one line naming each
+step (a check, a solve, the enumeration of a class, G1's whole-class LP, the boosting run, the
+algorithm's claims) before it starts, plus the state of a long LP or run every few seconds. In
+Python, :func:`run` returns the rows as records (dicts with the JSON rows' keys) for a notebook:
+``pandas.DataFrame(dualboost.verify.run("erlpboost"))``.
+
 Exit status: 1 when any row FAILs, 0 otherwise, 2 on bad arguments (one line on stderr).
 A check that raises becomes its row's FAIL with the exception's type and text; the table and the
 JSON are always written.
@@ -69,10 +81,12 @@ import numpy as np
 from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
+from ..regularized import RegularizedLPBoost
 from .checks import FAIL, NA, PASS, DualityChecks, Row, _err, full_class_lp_value, run_rows
 from .instances import DEFAULT_INSTANCES, Instance, instance_by_name
+from .names import measure, short_name
 
-__all__ = ["Row", "main", "verify"]
+__all__ = ["Row", "main", "run", "verify", "render"]
 
 STOPPING = "simple"
 
@@ -129,12 +143,18 @@ def _metadata(instance: str, case: str, kind: str, cls, f: Formulation | None, N
     return meta
 
 
+def _prefix(instance: str, case: str, formulation: str = "") -> str:
+    """The progress lines' name of a case: the table's block header without its '=='."""
+    return " | ".join(part for part in (instance, case, formulation) if part)
+
+
 class Verifier:
     def __init__(self, tol: float, solver: str | None, stopping: str, log: Callable[[str], None]):
         self.tol, self.solver, self.stopping, self.log = tol, solver, stopping, log
         self.rows: list[Row] = []
         self.cases: list[dict] = []
         self._full_lp: dict = {}
+        self._columns: dict = {}
 
     def _add(self, rows: list[Row], instance: str, case: str, name: str) -> None:
         for row in rows:
@@ -157,7 +177,7 @@ class Verifier:
         name = getattr(cls, "name", str(cls))
         for case in instance.cases:
             N, t = case.U.shape
-            prefix = f"{instance.name} [{case.name}] {name}"
+            prefix = _prefix(instance.name, case.name, name)
             self.log(f"{prefix}: building the formulation")
             try:
                 f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U)
@@ -188,28 +208,50 @@ class Verifier:
                     pass
 
     # -- runs -------------------------------------------------------------------------------
-    def full_lp(self, instance: Instance, run, nu: float) -> tuple[float | None, str]:
-        """The whole-class LP at the nu the formulation actually uses (TotalBoost fixes 1)."""
+    def full_lp(self, instance: Instance, run, nu: float,
+                name: str = "") -> tuple[float | None, str]:
+        """The whole-class LP at the nu the formulation actually uses (TotalBoost fixes 1);
+        computed once per (instance, run, nu) and shared by the formulations that use it."""
         key = (instance.name, run.name, nu)
         if key not in self._full_lp:
+            prefix = _prefix(instance.name, run.name, name)
             if run.all_columns is None:
                 self._full_lp[key] = (None, "the oracle cannot enumerate its class")
-            else:
-                self.log(f"{instance.name} [{run.name}]: LP (2.3) over the whole class "
-                         "(once for all formulations)")
-                try:
-                    lower, upper = full_class_lp_value(run.all_columns(), nu)
-                    self._full_lp[key] = (lower, "")
-                except Exception as exc:  # noqa: BLE001
-                    self._full_lp[key] = (None, f"the whole-class LP failed: {_err(exc)}")
+                return self._full_lp[key]
+            try:
+                columns_key = (instance.name, run.name)
+                if columns_key not in self._columns:
+                    self.log(f"{prefix}: enumerating the hypothesis class (for G1)")
+                    self._columns[columns_key] = run.all_columns()
+                columns = self._columns[columns_key]
+                self.log(f"{prefix}: G1's LP (2.3) over the whole class: {columns.shape[1]} "
+                         f"columns, nu = {nu:g}")
+                lower, upper = full_class_lp_value(
+                    columns, nu, log=lambda step: self.log(f"{prefix}: G1's LP, {step}"))
+                self._full_lp[key] = (lower, "")
+            except Exception as exc:  # noqa: BLE001
+                self._full_lp[key] = (None, f"the whole-class LP failed: {_err(exc)}")
         return self._full_lp[key]
+
+    def _run_progress(self, prefix: str, every: float = 5.0) -> Callable:
+        """A boost() progress callback that logs the iteration every ``every`` seconds."""
+        last = [time.perf_counter()]
+
+        def progress(record) -> None:
+            if time.perf_counter() - last[0] >= every:
+                last[0] = time.perf_counter()
+                bracket = ""
+                if record.primal is not None and record.dual is not None:
+                    bracket = f", master bracket [{record.dual:.6g}, {record.primal:.6g}]"
+                self.log(f"{prefix}: boosting run, t = {record.t}{bracket}")
+        return progress
 
     def run(self, instance: Instance, cls) -> None:
         from ..engine import boost
 
         name = getattr(cls, "name", str(cls))
         for run in instance.runs:
-            prefix = f"{instance.name} [{run.name}] {name}"
+            prefix = _prefix(instance.name, run.name, name)
             try:
                 f = build_formulation(cls, run.N, run.nu, run.eps, run.d0, extra=run.params)
             except Exception as exc:  # noqa: BLE001
@@ -222,11 +264,14 @@ class Verifier:
                              run.d0, run.seed)
             meta["algorithm"] = getattr(cls, "default_algorithm", None)
             self.cases.append(meta)
-            full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)))
-            self.log(f"{prefix}: boosting run ({meta['algorithm']}, {self.stopping} rule)")
+            full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)), name)
+            rule = f", {self.stopping} stopping rule" if isinstance(f, RegularizedLPBoost) else ""
+            self.log(f"{prefix}: boosting run (algorithm {meta['algorithm']}{rule}, at most "
+                     f"{run.max_iter} iterations)")
             try:
                 result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
-                               gap_tol=self.tol / 100, max_iter=run.max_iter)
+                               gap_tol=self.tol / 100, max_iter=run.max_iter,
+                               progress=self._run_progress(prefix))
             except DualBoostInputError as exc:
                 meta["status"], meta["reason"] = "n/a", str(exc)
                 self._add([Row("setup", "the default algorithm runs this formulation", "-",
@@ -257,7 +302,8 @@ class Verifier:
             meta["t"] = int(result.iterations)
             self.log(f"{prefix}: run checks (T = {result.iterations})")
             try:
-                rows = run_rows(result, f, self.tol, full_lp, note)
+                rows = run_rows(result, f, self.tol, full_lp, note,
+                                log=lambda step, prefix=prefix: self.log(f"{prefix}: {step}"))
             except Exception as exc:  # noqa: BLE001
                 rows = [Row("A1", "run checks", "-", None, None, FAIL, f"raised {_err(exc)}")]
             self._add(rows, instance.name, run.name, name)
@@ -285,40 +331,99 @@ def _number(value: float | None) -> str:
     return f"{value:.3g}" if abs(value) < 1e5 else f"{value:.3e}"
 
 
+#: the table's width (every line of the default rendering fits in it)
+WIDTH = 100
+_STATUS, _CHECK, _VALUE, _TOL = 7, 30, 10, 9
+MEASURE_HEADER = "what the value measures, pass rule"
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False) or [indent.rstrip()]
+
+
+def _fit(text: str, width: int) -> str:  # one line: cut with '...'
+    return text if len(text) <= width else text[:max(width - 3, 0)].rstrip() + "..."
+
+
+def legend(verbose: bool = False, width: int = WIDTH) -> list[str]:
+    """The lines that say once what the columns mean."""
+    text = ("One block per instance | case | formulation. A row: status, check id and short "
+            "name, value / tolerance (the row's measured value and the bound it is compared "
+            "with; '-' = none), then what the value measures and when the row passes "
+            "(tol = the row's tolerance; docs/theory.md explains every id). ")
+    text += ("Under every row: its full label, detail and reference." if verbose else
+             "Details are printed under FAIL rows, an n/a row gives its reason in place of the "
+             "numbers; "
+             "--verbose prints every row's full label, detail and reference.")
+    return _wrap(text, width, "")
+
+
+def _block_header(key: tuple, m: dict, width: int) -> list[str]:
+    lines = _wrap(f"== {key[0]} | {key[1]} | {key[2]}", width, "")
+    lines[1:] = ["   " + line for line in lines[1:]]
+    facts = [f"{k}={m[k]:g}" if isinstance(m.get(k), float) else f"{k}={m[k]}"
+             for k in ("N", "t", "nu", "eps", "eta", "seed") if m.get(k) is not None]
+    if m.get("d0_uniform") is not None:
+        facts.append("d0 " + ("uniform" if m["d0_uniform"] else "non-uniform"))
+    if m.get("caps_bind") is not None:
+        facts.append("caps bind" if m["caps_bind"] else "caps do not bind")
+    if m.get("algorithm"):
+        facts.append(f"algorithm {m['algorithm']}")
+    if facts:
+        lines += _wrap(", ".join(facts), width, "   ")
+    return lines
+
+
 def render(rows: list[Row], cases: list[dict], write: Callable[[str], None],
-           width: int = 96) -> None:
-    """One table per (instance, case, formulation), details under FAIL and n/a rows."""
-    label_width = width - 5 - 10 - 9 - 5 - 4
+           width: int = WIDTH, verbose: bool = False) -> None:
+    """The table: one block per (instance, case, formulation) with a header line naming them,
+    then one line per row, ``status  id short name  value / tolerance  what the value measures``
+    (every line at most ``width`` characters). The detail of a FAIL row is wrapped under it, an
+    n/a row gives its reason inline; ``verbose`` wraps every row's full label, detail and
+    reference under it. Ends with the summary line ``N passed, M failed, K not applicable``."""
+    measure_width = width - _STATUS - _CHECK - (_VALUE + 3 + _TOL) - 2
+    indent = " " * _STATUS
     groups: dict[tuple, list[Row]] = {}
     for row in rows:
         groups.setdefault((row.instance, row.case, row.formulation), []).append(row)
     meta = {(c["instance"], c["case"], c["formulation"]): c for c in cases}
+    if groups:
+        for line in legend(verbose, width):
+            write(line)
     for key, group in groups.items():
-        m = meta.get(key, {})
         write("")
-        write(f"== {key[0]} | {key[1]} | {key[2]}")
-        facts = [f"{k}={m[k]:g}" if isinstance(m.get(k), float) else f"{k}={m[k]}"
-                 for k in ("N", "t", "nu", "eps", "eta", "seed") if m.get(k) is not None]
-        if m.get("d0_uniform") is not None:
-            facts.append("d0 " + ("uniform" if m["d0_uniform"] else "non-uniform"))
-        if m.get("caps_bind") is not None:
-            facts.append("caps bind" if m["caps_bind"] else "caps do not bind")
-        if m.get("algorithm"):
-            facts.append(f"algorithm {m['algorithm']}")
-        if facts:
-            write("   " + ", ".join(facts))
-        write(f"{'id':<5}{'check (value)':<{label_width}} {'value':>10} {'tol':>9}  status")
+        for line in _block_header(key, meta.get(key, {}), width):
+            write(line)
+        write(f"{'status':<{_STATUS}}{'check':<{_CHECK}}{'value':>{_VALUE}} / "
+              f"{'tolerance':<{_TOL}}  {MEASURE_HEADER}")
         previous = None
         for row in group:
-            lines = textwrap.wrap(row.label, label_width) or [""]
-            write(f"{row.id:<5}{lines[0]:<{label_width}} {_number(row.value):>10} "
-                  f"{_number(row.tolerance):>9}  {row.status}")
-            for line in lines[1:]:
-                write(f"{'':<5}{line}")
-            if row.status != PASS and row.detail:
+            check = _fit(f"{row.id:<3} {short_name(row.id, row.label)}", _CHECK - 1)
+            what = measure(row.id, row.label, measure_width)
+            start = f"{row.status:<{_STATUS}}{check:<{_CHECK}}"
+            if row.status == NA and not verbose and row.detail:
+                # the reason is an n/a row's content: in the columns of the numbers when the
+                # row has none, else in the last column
+                what = row.detail[5:] if row.detail.startswith("n/a: ") else row.detail
+            if not (row.status == NA and not verbose and row.value is None
+                    and row.tolerance is None):
+                start += (f"{_number(row.value):>{_VALUE}} / {_number(row.tolerance):<{_TOL}}"
+                          "  ")
+            room = max(width - len(start), 12)
+            what_lines = _wrap(what, room, "")
+            write((start + what_lines[0]).rstrip())
+            for line in what_lines[1:]:
+                write(" " * len(start) + line)
+            if verbose:
+                for text in (row.label, row.detail, row.reference):
+                    if text and text != "-":
+                        for line in _wrap(text, width - _STATUS, indent):
+                            write(line)
+            elif row.status == FAIL and row.detail:
                 text = "same as above" if row.detail == previous else row.detail
-                for line in textwrap.wrap(f"{row.status}: {text}", width - 8):
-                    write(f"{'':<7}{line}")
+                for line in _wrap(text, width - _STATUS, indent):
+                    write(line)
                 previous = row.detail
     counts = count(rows)
     write("")
@@ -351,7 +456,53 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--stopping", choices=("simple", "practical"), default=STOPPING,
                         help="stopping rule of the regularized runs (default simple)")
     parser.add_argument("--json", metavar="FILE", help="write every row as JSON")
+    parser.add_argument("--verbose", action="store_true",
+                        help="the long form: every row's full label, detail and reference "
+                             "under it (default: short names, details of FAIL rows only)")
     return parser
+
+
+def _resolve(formulations, instances, tol: float, solver: str | None,
+             stopping: str) -> tuple[list, list[Instance]]:
+    """Check the arguments shared by main() and run(); DualBoostInputError on a bad one."""
+    if not (isinstance(tol, (int, float)) and tol > 0 and math.isfinite(tol)):
+        raise DualBoostInputError(f"--tol must be a positive number, got {tol!r}")
+    if stopping not in ("simple", "practical"):
+        raise DualBoostInputError(f"stopping must be 'simple' or 'practical', got {stopping!r}")
+    if formulations is None:
+        formulations = available_formulations()
+    elif isinstance(formulations, (str, type)):
+        formulations = [formulations]
+    classes = [f if isinstance(f, type) else load_formulation(str(f)) for f in formulations]
+    if isinstance(instances, str):
+        instances = [instance_by_name(s.strip()) for s in instances.split(",") if s.strip()]
+    elif isinstance(instances, Instance):
+        instances = [instances]
+    instances = list(instances)
+    if not instances:
+        raise DualBoostInputError("--instances names no instance")
+    if solver:
+        from ..solvers import solver_order
+        solver_order("lp", solver)
+    return classes, instances
+
+
+def run(formulations=None, instances="quick", tol: float = 1e-6, solver: str | None = None,
+        stopping: str = STOPPING, log: Callable[[str], None] | None = None) -> list[dict]:
+    """The verifier's rows as records, for a notebook: one dict per row of the table, with the
+    keys of the JSON ``checks`` rows (see the module docstring), so that
+    ``pandas.DataFrame(run())`` or ``{k: [r[k] for r in records] for k in records[0]}`` gives
+    the table.
+
+    ``formulations``: None (every registered formulation), a name, a ``.py`` path or a
+    Formulation class, or a list of them (as ``--formulation``); ``instances``: a spec string
+    as ``--instances`` ("quick", "random:3,worst_case:20", ...) or Instance objects; ``tol``,
+    ``solver``, ``stopping`` as in ``python -m dualboost.verify``; ``log(message)`` gets the
+    progress lines (default: silent). Raises DualBoostInputError on a bad argument.
+    """
+    classes, instance_list = _resolve(formulations, instances, tol, solver, stopping)
+    rows, _ = verify(classes, instance_list, tol=tol, solver=solver, stopping=stopping, log=log)
+    return [row.to_dict() for row in rows]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,15 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if not (args.tol > 0 and math.isfinite(args.tol)):
             raise DualBoostInputError(f"--tol must be a positive number, got {args.tol:g}")
-        names = args.formulation or available_formulations()
-        formulations = [load_formulation(name) for name in names]
-        instances = [instance_by_name(s.strip()) for s in args.instances.split(",")
-                     if s.strip()]
-        if not instances:
-            raise DualBoostInputError("--instances names no instance")
-        if args.solver:
-            from ..solvers import solver_order
-            solver_order("lp", args.solver)
+        formulations, instances = _resolve(args.formulation, args.instances, args.tol,
+                                           args.solver, args.stopping)
     except DualBoostInputError as exc:
         print(f"python -m dualboost.verify: error: {str(exc).splitlines()[0]}", file=err)
         return 2
@@ -388,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"raised {_err(exc)}"))
     finally:
         try:
-            render(rows, cases, lambda line: print(line, file=out))
+            render(rows, cases, lambda line: print(line, file=out), verbose=args.verbose)
         finally:
             if args.json:
                 report = {"dualboost_version": _version(), "tol": args.tol,

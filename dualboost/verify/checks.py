@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
@@ -34,6 +35,7 @@ from ..formulation import Formulation, Multipliers
 from ..projection import euclidean_capped_projection
 from ..regularized import RegularizedLPBoost
 from ..solvers import solve, solver_order
+from .names import short_name
 
 __all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
 
@@ -382,7 +384,7 @@ class DualityChecks:
                 rows.append(Row(rid, label, reference, None, None, NA,
                                 "not a regularized-LPBoost formulation (no declared R, sigma, B)"))
                 continue
-            self.log(f"{rid} {label.split(':')[0]}")
+            self.log(f"{rid} {short_name(rid, label)}")
             rows.append(guarded(rid, label, reference, fn))
         return self.solver_rows + rows
 
@@ -1038,8 +1040,9 @@ def lp_value(U: np.ndarray, nu: float) -> float:
 
 
 def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
-             full_lp_note: str = "") -> list[Row]:
-    """A1, A2, the algorithm's claims and G1 on a finished run."""
+             full_lp_note: str = "", log: Callable[[str], None] | None = None) -> list[Row]:
+    """A1, A2, the algorithm's claims and G1 on a finished run (``log(step)``: progress)."""
+    log = log or (lambda message: None)
     from ..algorithms import algorithm_class
     from ..margins import soft_margin
 
@@ -1062,6 +1065,7 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
 
     rows.append(guarded("A2", "KKT residual at every iteration: max residual",
                         ref("A2", "thesis §3.2.4"), a2))
+    log(f"claims of algorithm {result.algorithm} (may solve LPs on the kept columns)")
     try:
         claims = algorithm.claims(result, f, tol)
     except Exception as exc:  # noqa: BLE001
@@ -1094,12 +1098,14 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
 
 
 def full_class_lp_value(columns: np.ndarray, nu: float, gap: float = 1e-10,
-                        max_rounds: int = 500) -> tuple[float, float]:
+                        max_rounds: int = 500, log: Callable[[str], None] | None = None,
+                        log_every: float = 5.0) -> tuple[float, float]:
     """The LP (2.3) over a whole (finite) hypothesis class, by constraint generation with HiGHS.
 
     Returns a certified bracket (lower, upper): ``lower`` is the LP value on the generated
     columns, ``upper = max_h u^h.d`` at its d (any capped d gives an upper bound of the min-max).
     Memory stays at the column matrix (the direct LP on 30 000 stumps needs gigabytes).
+    ``log(message)`` gets the bracket every ``log_every`` seconds of a long generation.
     """
     from ..algorithms.totally_corrective import independent_lp_value_and_d
 
@@ -1111,10 +1117,15 @@ def full_class_lp_value(columns: np.ndarray, nu: float, gap: float = 1e-10,
     d = np.full(N, 1.0 / N)
     chosen = list(np.argsort(-(columns.T @ d))[:20])
     lower, upper = -math.inf, math.inf
-    for _ in range(max_rounds):
+    last_log = time.perf_counter()
+    for round_ in range(max_rounds):
         lower, d = independent_lp_value_and_d(columns[:, chosen], nu)
         edges = columns.T @ d
         upper = min(upper, float(edges.max()))
+        if log is not None and time.perf_counter() - last_log >= log_every:
+            last_log = time.perf_counter()
+            log(f"round {round_ + 1}: {len(chosen)} of {K} columns, bracket "
+                f"[{lower:.8g}, {upper:.8g}]")
         if upper - lower <= gap:
             break
         violated = np.argsort(-edges)[:20]
