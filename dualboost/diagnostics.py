@@ -120,7 +120,7 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
                        f"training majority class ({'+1' if pos > y_arr.size - pos else '-1'})")
             out.append({
                 "code": "degenerate_combination",
-                "message": f"degenerate combination: {'; '.join(reasons)}{tie}; {REMEDIES}",
+                "message": f"{'; '.join(reasons)}{tie}; {REMEDIES}",
             })
         elif reasons:
             out.append({

@@ -109,14 +109,14 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         ``"lpboost"``, ``"erlpboost"``, ``"erlpboost_tsallis"``) or the path of a ``.py`` file
         defining one :class:`~dualboost.Formulation` subclass.
     nu_frac : float, default=0.1
-        The capping parameter as a fraction of the number N of training examples,
-        in ``(0, 1]``: ``nu = nu_frac * N`` (thesis convention: nu is a count in [1, N];
-        nu = 1 is the hard margin; the soft margin (2.2) is the average of the nu smallest
-        margins). Unlike :func:`dualboost.api.resolve_nu`, which refuses ``nu_frac * N < 1``,
-        the estimator **raises nu to 1** (the hard margin) in that case, so that small data sets
-        -- such as the few-sample data scikit-learn's estimator checks fit -- still work. The
-        count actually used is stored in ``nu_``. For a formulation that does not declare nu the
-        default 0.1 is not passed (``nu_`` is None) and any other value is a ValueError.
+        The capping parameter as a fraction of the number N of training examples, in ``(0, 1]``:
+        ``nu = nu_frac * N``, the CLI's default too (thesis convention: nu is a count in [1, N]; nu
+        = 1 is the hard margin; the soft margin (2.2) is the average of the nu smallest margins).
+        Unlike :func:`dualboost.api.resolve_nu`, which refuses ``nu_frac * N < 1``, the estimator
+        **raises nu to 1** (the hard margin) in that case, so that small data sets -- such as the
+        few-sample data scikit-learn's estimator checks fit -- still work. The count actually used
+        is stored in ``nu_``. For a formulation that does not declare nu the default 0.1 is not
+        passed (``nu_`` is None) and any other value is a ValueError.
     eps : float, default=0.01
         Target accuracy of the stopping rule (> 0). Like ``nu_frac``: the default is not passed
         to a formulation that does not declare eps, another value is a ValueError.
