@@ -266,8 +266,8 @@ class Verifier:
             self.cases.append(meta)
             full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)), name)
             rule = f", {self.stopping} stopping rule" if isinstance(f, RegularizedLPBoost) else ""
-            self.log(f"{prefix}: boosting run (algorithm {meta['algorithm']}{rule}, at most "
-                     f"{run.max_iter} iterations)")
+            self.log(f"{prefix}: boosting run ({meta['algorithm']}{rule}, max_iter "
+                     f"{run.max_iter})")
             try:
                 result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
                                gap_tol=self.tol / 100, max_iter=run.max_iter,
@@ -399,7 +399,7 @@ def render(rows: list[Row], cases: list[dict], write: Callable[[str], None],
               f"{'tolerance':<{_TOL}}  {MEASURE_HEADER}")
         previous = None
         for row in group:
-            check = _fit(f"{row.id:<3} {short_name(row.id, row.label)}", _CHECK - 1)
+            check = _fit(f"{row.id:<3} {short_name(row.id, row.label)}".rstrip(), _CHECK - 1)
             what = measure(row.id, row.label, measure_width)
             start = f"{row.status:<{_STATUS}}{check:<{_CHECK}}"
             if row.status == NA and not verbose and row.detail:
@@ -466,7 +466,7 @@ def _resolve(formulations, instances, tol: float, solver: str | None,
              stopping: str) -> tuple[list, list[Instance]]:
     """Check the arguments shared by main() and run(); DualBoostInputError on a bad one."""
     if not (isinstance(tol, (int, float)) and tol > 0 and math.isfinite(tol)):
-        raise DualBoostInputError(f"--tol must be a positive number, got {tol!r}")
+        raise DualBoostInputError(f"tol must be a positive number, got {tol!r}")
     if stopping not in ("simple", "practical"):
         raise DualBoostInputError(f"stopping must be 'simple' or 'practical', got {stopping!r}")
     if formulations is None:

@@ -46,6 +46,15 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "S5": ("iteration bound", "bound - T >= 0"),
     "S6": ("SoftBoost strong duality", "max_t |Theta_S - Delta| <= tol"),
     "S7": ("on stop: P_LP^T", "P_LP^T - (gamma_hat_T - eps) >= -tol"),
+    # not formulation checks: the label says what failed or does not apply
+    "setup": ("", None),
+    "solver": ("", None),
+    "claims": ("", None),
+}
+#: (id, the label's text before ": ") -> (short name, measure), for an id with several rows
+SHORT_BY_LABEL: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("S2", "Bregman Pythagoras"): ("Bregman Pythagoras (3.5)", "min_t (left - right) >= -tol"),
+    ("S2", "progress"): ("progress >= eps^2/2", "min_t (Delta - eps^2/2) >= -tol"),
 }
 
 _TRAILING_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
@@ -56,22 +65,27 @@ def _split(label: str) -> tuple[str, str]:
     return (head.strip(), tail.strip()) if sep else (label.strip(), "")
 
 
+def _entry(check_id: str, label: str) -> tuple[str, str | None] | None:
+    return SHORT_BY_LABEL.get((check_id, _split(label)[0])) or SHORT.get(check_id)
+
+
 def short_name(check_id: str, label: str) -> str:
     """The short name of a row (``weak duality`` for D1)."""
-    entry = SHORT.get(check_id)
+    entry = _entry(check_id, label)
     if entry is not None:
         return entry[0]
     return _split(label)[0]
 
 
 def measure(check_id: str, label: str, width: int | None = None) -> str:
-    """What a row's value measures (and when it passes); from the label when not tabled, with
-    trailing parentheses dropped while it is wider than ``width``."""
-    entry = SHORT.get(check_id)
+    """What a row's value measures (and when it passes); from the label when not tabled (the
+    whole label when the short name is not taken from it), with trailing parentheses dropped
+    while it is wider than ``width``."""
+    entry = _entry(check_id, label)
     if entry is not None and entry[1] is not None:
         return entry[1]
     head, tail = _split(label)
-    text = tail if tail else ""
+    text = tail if tail else ("" if short_name(check_id, label) == head else label)
     while width is not None and len(text) > width and _TRAILING_PARENTHESIS.search(text):
         text = _TRAILING_PARENTHESIS.sub("", text)
     return text
