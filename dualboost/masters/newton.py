@@ -73,8 +73,6 @@ class ProjectedNewtonMaster(Master):
         self.polish_tol, self.polish_iterations = float(polish_tol), int(polish_iterations)
         self.max_iterations = int(max_iterations)
         self.w: np.ndarray | None = None
-        #: the -Hessian cache (see _hessian): reused for up to ``refresh`` steps
-        self._cache, self._age, self._last_full_step, self.refresh = None, 0, False, 4
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
         # the relative entropy's curvature is known in closed form (1/R'' = d)
@@ -92,35 +90,6 @@ class ProjectedNewtonMaster(Master):
         return float(response.dual_value), d, np.asarray(edges, dtype=float)
 
     def _hessian(self, U: np.ndarray, d: np.ndarray, free: np.ndarray) -> np.ndarray:
-        """The -Hessian on the free columns, from a cache over all columns: refreshed after a
-        step the line search shortened (the model was off) or every ``refresh`` steps, else
-        reused, with the rows of columns added since computed at the current d. A stale
-        Hessian only shapes the step; the line search and the certified stop keep the
-        answer exact."""
-        t = U.shape[1]
-        cache = self._cache
-        if cache is None or cache.shape[0] > t or self._age >= self.refresh or \
-                not self._last_full_step:
-            cache = self._exact_hessian(U, d, np.arange(t))
-            self._age = 0
-        elif cache.shape[0] < t:
-            cache = self._extend(U, d, cache)
-        self._cache = cache
-        self._age += 1
-        return cache[np.ix_(free, free)]
-
-    def _extend(self, U, d, cache):
-        """The cached matrix bordered by the new columns' rows at the current d."""
-        old, t = cache.shape[0], U.shape[1]
-        M = np.empty((t, t))
-        M[:old, :old] = cache
-        border = self._exact_hessian(U, d, np.arange(t), columns=np.arange(old, t))
-        M[:, old:] = border
-        M[old:, :] = border.T
-        return M
-
-    def _exact_hessian(self, U: np.ndarray, d: np.ndarray, free: np.ndarray,
-                       columns: np.ndarray | None = None) -> np.ndarray:
         """-Hessian of Theta_bar on the free columns: eta A^T (diag(h) - h h^T / sum h) A, with
         A the rows of the examples off their bounds and h = 1 / R''(d) there (d(w) moves with
         grad R*, whose derivative is the inverse of R's curvature; h = d for the relative
@@ -136,14 +105,10 @@ class ProjectedNewtonMaster(Master):
         h = h[uncapped]
         total = float(h.sum())
         if total <= 0.0:
-            return np.zeros((free.size, free.size if columns is None else columns.size))
+            return np.zeros((free.size, free.size))
         # A^T diag(h) A as one symmetric rank-k update of sqrt(h) A (half a general product;
         # single precision was tried: it costs more Newton iterations than it saves)
         A = U[np.ix_(uncapped, free)]
-        if columns is not None:  # only these columns of the matrix (a border)
-            B = U[np.ix_(uncapped, columns)]
-            return float(f.eta) * (A.T @ (h[:, None] * B)
-                                   - np.outer(A.T @ h, B.T @ h) / total)
         upper = dsyrk(1.0, A * np.sqrt(h)[:, None], trans=1)
         M = np.triu(upper)
         M += np.triu(M, 1).T
@@ -336,7 +301,6 @@ class ProjectedNewtonMaster(Master):
             if found is None:
                 break
             step, w, value, d, g = found
-            self._last_full_step = step >= 1.0
             mu = max(mu * 0.1, 1e-12) if step >= 1.0 else min(mu * 10.0, 1e2)
         if cert is None or cert.gap > target:
             cert = f.certify(U, {"w": w}, d)
