@@ -9,6 +9,7 @@ matters: ERLPBoost's eta reaches thousands and ``exp(-eta s)`` overflows.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,28 +59,44 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float,
 
 
 def _sorted_capped_projection(log_a: np.ndarray, nu: float) -> CappedProjection:
-    """The same projection by one sort: cap the k largest for the smallest k that fits."""
+    """The same projection by sorting: cap the k largest for the smallest k that fits.
+
+    Fewer than nu entries can be capped (each takes 1/nu of the unit mass), so only the
+    K = floor(nu) + 2 largest need an order: they are found by ``argpartition`` (O(N)) and
+    sorted, and the others enter as one log-sum-exp block."""
     N = log_a.shape[0]
-    order = np.argsort(-log_a, kind="stable")
-    sorted_log = log_a[order]
-    # tail[k] = log sum_{i >= k} a_(i)  (largest first), computed without overflow
-    tail = np.logaddexp.accumulate(sorted_log[::-1])[::-1]
+    K = min(N, int(math.floor(nu)) + 2)
+    if K < N:
+        top = np.argpartition(-log_a, K - 1)[:K]
+        top = top[np.argsort(-log_a[top], kind="stable")]
+        rest = np.ones(N, dtype=bool)
+        rest[top] = False
+        rest_log = log_a[rest]
+        rest_mass, next_log = log_sum_exp(rest_log), float(rest_log.max())
+    else:
+        top = np.argsort(-log_a, kind="stable")
+        rest_mass, next_log = -np.inf, -np.inf
+    sorted_log = log_a[top]
+    # tail[k] = log sum_{i >= k} a_(i) (largest first; tail[K] is the rest), without overflow
+    with np.errstate(invalid="ignore"):
+        tail = np.logaddexp.accumulate(np.append(sorted_log, rest_mass)[::-1])[::-1]
     log_cap = -np.log(nu)
-    k_values = np.arange(N)
+    k_values = np.arange(top.size + 1)
     mass_left = 1.0 - k_values / nu
-    feasible = mass_left > 0
-    log_scale = np.full(N, np.inf)
+    feasible = (mass_left > 0) & np.isfinite(tail)
+    log_scale = np.full(top.size + 1, np.inf)
     log_scale[feasible] = np.log(mass_left[feasible]) - tail[feasible]
     # the largest uncapped entry c a_(k) must not exceed the cap (tiny slack for rounding)
-    fits = feasible & (log_scale + sorted_log <= log_cap + 1e-12)
+    largest = np.append(sorted_log, next_log)
+    with np.errstate(invalid="ignore"):  # inf + (-inf) where nothing is left: not feasible
+        fits = feasible & (log_scale + largest <= log_cap + 1e-12)
     k = int(np.argmax(fits)) if fits.any() else int(np.flatnonzero(feasible)[-1])
-    c = log_scale[k]
-    d = np.empty(N)
-    d[order[:k]] = 1.0 / nu
-    d[order[k:]] = np.exp(c + sorted_log[k:])
+    c = float(log_scale[k])
+    d = np.exp(np.minimum(c + log_a, log_cap))
+    d[top[:k]] = 1.0 / nu
     capped = np.zeros(N, dtype=bool)
-    capped[order[:k]] = True
-    return CappedProjection(d=d, log_scale=float(c), capped=capped)
+    capped[top[:k]] = True
+    return CappedProjection(d=d, log_scale=c, capped=capped)
 
 
 def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100) -> np.ndarray:
