@@ -146,8 +146,12 @@ class ProjectedNewtonMaster(Master):
         model restricted to the affine set sum(w) = 1, so that sum(p) = 0 exactly."""
         lam = float(g @ w)
         free = (w > eps_active) | (g > lam)
+        # the -Hessian on the first free set; a smaller face takes its sub-block (exact: the
+        # Hessian of a restriction is the restriction of the Hessian)
+        first = np.flatnonzero(free)
+        hessian = self._hessian(U, d, first) if first.size > 1 else None
         for _ in range(w.size):
-            p = self._face_step(U, w, d, g, mu, free)
+            p = self._face_step(U, w, d, g, mu, free, (first, hessian))
             # a weight at its bound whose Newton step points out of the simplex joins the bound set
             blocked = free & (w <= eps_active) & (p < 0)
             if not blocked.any():
@@ -155,7 +159,7 @@ class ProjectedNewtonMaster(Master):
             free &= ~blocked
         return p
 
-    def _face_step(self, U, w, d, g, mu, free):
+    def _face_step(self, U, w, d, g, mu, free, computed=None):
         """Newton step on the free weights with sum(p) = 0 over all weights: solved in an
         orthonormal basis Z of {1}^perp (a Householder reflection), which avoids the cancellation
         of the bordered system when -Hessian is nearly singular."""
@@ -170,7 +174,12 @@ class ProjectedNewtonMaster(Master):
         if n == 1:
             p[idx] = shift
             return p
-        B = self._hessian(U, d, idx)
+        first, hessian = computed if computed is not None else (None, None)
+        if hessian is not None and np.isin(idx, first).all():
+            where = np.searchsorted(first, idx)
+            B = hessian[np.ix_(where, where)]
+        else:
+            B = self._hessian(U, d, idx)
         scale = max(float(np.trace(B)) / n, 1e-300)
         B = B + (mu * scale + 1e-14) * np.eye(n)
         # Z = the last n - 1 columns of H = I - 2 v v^T / (v.v) (H e_1 = 1/sqrt(n)), applied
