@@ -108,11 +108,12 @@ class ProjectedNewtonMaster(Master):
             return np.zeros((free.size, free.size))
         # A^T diag(h) A as one symmetric rank-k update of sqrt(h) A (half a general product;
         # single precision was tried: it costs more Newton iterations than it saves)
-        A = U[np.ix_(uncapped, free)]
-        upper = dsyrk(1.0, A * np.sqrt(h)[:, None], trans=1)
+        A = U[np.flatnonzero(uncapped)][:, free]  # C order: A.T is Fortran order for BLAS
+        Ah = A.T @ h
+        A *= np.sqrt(h)[:, None]
+        upper = dsyrk(1.0, A.T, trans=0)  # (sqrt(h) A)^T (sqrt(h) A) without a copy
         M = np.triu(upper)
         M += np.triu(M, 1).T
-        Ah = A.T @ h
         M -= np.outer(Ah, Ah) / total
         return float(f.eta) * M
 
