@@ -197,15 +197,22 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
     from .formulation import Multipliers
 
     n = system.gradient.size
-    columns, lower, segments = [], [], []  # segments: (constraint name, its active rows)
     active: dict[str, np.ndarray] = {}
     for name, block in system.blocks.items():
         if block.equality:
-            rows = np.arange(block.values.size)
+            active[name] = np.arange(block.values.size)
         else:
             scale = 1.0 + np.abs(block.values).max(initial=0.0)
-            rows = np.flatnonzero(block.values >= -tol * scale)
-        active[name] = rows
+            active[name] = np.flatnonzero(block.values >= -tol * scale)
+    if hint is not None:  # taken at every iteration of a run: no assembly before it
+        verified = _verify_hint(system, active, hint, tol)
+        if verified is not None and verified[1] <= tol:
+            point, residual = verified
+            return KKTRecovery(point=point, residual=float(residual), active=active,
+                               source="verified")
+    columns, lower, segments = [], [], []  # segments: (constraint name, its active rows)
+    for name, block in system.blocks.items():
+        rows = active[name]
         columns.append(block.jacobian[:, rows])
         lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
         segments.append((name, rows))
@@ -223,12 +230,6 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
     weights = system.weights
 
     x, residual, source = None, np.inf, "recovered"
-    if hint is not None:  # no sparse assembly on this path: it is taken at every iteration
-        verified = _verify_hint(system, active, hint, tol)
-        if verified is not None and verified[1] <= tol:
-            point, residual = verified
-            return KKTRecovery(point=point, residual=float(residual), active=active,
-                               source="verified")
     if not residual <= tol:
         A = stacked.tocsc()
         x, residual, source = *_least_squares_with_private_columns(A, b, lower, weights), \
