@@ -30,7 +30,8 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog, lsq_linear
 
-__all__ = ["KKTRecovery", "generic_kkt_recovery"]
+__all__ = ["KKTRecovery", "KKTSystem", "soft_margin_system", "solve_kkt_system",
+           "system_from_model"]
 
 
 class PointView:
@@ -180,12 +181,6 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
                      weights, dict(absent or {}))
 
 
-def generic_kkt_recovery(model, *, tol: float, row_weights: np.ndarray | None = None
-                         ) -> KKTRecovery:
-    """Solve the active-set system of ``model`` at its variables' current values."""
-    return solve_kkt_system(system_from_model(model, row_weights), tol=tol)
-
-
 def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery:
     """The multipliers of least residual on the active sets read off the point.
 
@@ -194,7 +189,6 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
     system within ``tol`` they are returned (``source="verified"``), otherwise the multipliers
     are solved for from the point alone.
     """
-    from .formulation import Multipliers
 
     n = system.gradient.size
     active: dict[str, np.ndarray] = {}
@@ -216,34 +210,45 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
         columns.append(block.jacobian[:, rows])
         lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
         segments.append((name, rows))
-    for key, (positions, values) in system.bounds.items():
-        rows = np.flatnonzero(values <= tol)
-        if rows.size:
-            columns.append(sparse.csc_array((-np.ones(rows.size), (positions[rows],
-                                                                   np.arange(rows.size))),
-                                            shape=(n, rows.size)))
-            lower.append(np.zeros(rows.size))
-            segments.append((f"bound:{key}", rows))
-    stacked = _Stacked(n, columns)
+    for name, rows, matrix in _active_bounds(system, tol):
+        columns.append(matrix)
+        lower.append(np.zeros(rows.size))
+        segments.append((name, rows))
+    A = _Stacked(n, columns).tocsc()
     lower = np.concatenate(lower) if lower else np.zeros(0)
     b = -system.gradient
     weights = system.weights
 
-    x, residual, source = None, np.inf, "recovered"
+    x, residual = _least_squares_with_private_columns(A, b, lower, weights)
     if not residual <= tol:
-        A = stacked.tocsc()
-        x, residual, source = *_least_squares_with_private_columns(A, b, lower, weights), \
-            "recovered"
-        if not residual <= tol:
-            x_l1, residual_l1 = _l1_solve(A, b, lower, weights)
-            if residual_l1 < residual:
-                x, residual = x_l1, residual_l1
+        x_l1, residual_l1 = _l1_solve(A, b, lower, weights)
+        if residual_l1 < residual:
+            x, residual = x_l1, residual_l1
+    return KKTRecovery(point=_point_from(system, segments, x), residual=float(residual),
+                       active=active, source="recovered")
 
-    point = Multipliers()
+
+def _active_bounds(system: KKTSystem, tol: float):
+    """(name, rows, columns) of the active bounds d_n >= 0 (d_n <= tol): one unit column -e_n per
+    active entry, priced by a multiplier mu_n >= 0."""
+    n = system.gradient.size
+    for key, (positions, values) in system.bounds.items():
+        rows = np.flatnonzero(values <= tol)
+        if rows.size:
+            yield f"bound:{key}", rows, sparse.csc_array(
+                (-np.ones(rows.size), (positions[rows], np.arange(rows.size))),
+                shape=(n, rows.size))
+
+
+def _point_from(system: KKTSystem, segments, x: np.ndarray):
+    """The named multipliers from the unknowns x, laid out segment by segment ((name, rows, ...)
+    in order; bound multipliers are not part of the dual point)."""
+    from .formulation import Multipliers
+
+    point, start = Multipliers(), 0
     for name, block in system.blocks.items():
         point[name] = np.zeros(block.values.size)
-    start = 0
-    for name, rows in segments:
+    for name, rows, *_ in segments:
         if name in point:
             point[name][rows] = x[start:start + rows.size]
         start += rows.size
@@ -252,7 +257,7 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
             point[name] = float(point[name][0])
     for key, value in system.absent.items():
         point.setdefault(key, value)
-    return KKTRecovery(point=point, residual=float(residual), active=active, source=source)
+    return point
 
 
 class _Stacked:
@@ -313,7 +318,6 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
     larger of the weighted stationarity residual (sign violations included) and the
     complementarity products, or None when the hint lacks a block.
     """
-    from .formulation import Multipliers
 
     n = system.gradient.size
     parts, lower, segments, complementarity = [], [], [], 0.0
@@ -337,14 +341,10 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
         parts.append(J[:, rows])
         lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
         segments.append((name, rows, None if unit else values[rows]))
-    for key, (positions, values) in system.bounds.items():
-        rows = np.flatnonzero(values <= tol)
-        if rows.size:
-            parts.append(sparse.csc_array((-np.ones(rows.size), (positions[rows],
-                                                                 np.arange(rows.size))),
-                                          shape=(n, rows.size)))
-            lower.append(np.zeros(rows.size))
-            segments.append((f"bound:{key}", rows, None))
+    for name, rows, matrix in _active_bounds(system, tol):
+        parts.append(matrix)
+        lower.append(np.zeros(rows.size))
+        segments.append((name, rows, None))
     A = _Stacked(n, parts)
     x = np.concatenate([np.zeros(rows.size) if given is None else given
                         for _, rows, given in segments]) if segments else np.zeros(0)
@@ -355,19 +355,7 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
     lower = np.concatenate(lower) if lower else np.zeros(0)
     residual = max(_weighted_residual(A, x, b, lower, system.weights, (columns, rows)),
                    complementarity)
-    point, start = Multipliers(), 0
-    for name, block in system.blocks.items():
-        point[name] = np.zeros(block.values.size)
-    for name, rows, _ in segments:
-        if name in point:
-            point[name][rows] = x[start:start + rows.size]
-        start += rows.size
-    for name, block in system.blocks.items():
-        if block.scalar:
-            point[name] = float(point[name][0])
-    for key, value in system.absent.items():
-        point.setdefault(key, value)
-    return point, residual
+    return _point_from(system, segments, x), residual
 
 
 def _weighted_residual(A, x, b, lower, weights, unit=None) -> float:
