@@ -33,6 +33,7 @@ from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
 from .model_io import load_model, majority_class, model_document
+from .oracles.base import combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 from .registry import load_formulation
@@ -409,13 +410,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         (and of ``dualboost predict``), so that the scores agree bit for bit."""
         if sp.issparse(X):
             X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + n) in CSC
-        out = np.zeros(X.shape[0])
-        first = True
-        for weight, h in zip(self.weights_, self.hypotheses_):
-            term = weight * np.asarray(h.predict(X), dtype=float)
-            out = term if first else out + term
-            first = False
-        return np.asarray(out, dtype=float).reshape(-1)
+        return combined_scores(self.weights_, self.hypotheses_, X)
 
     def decision_function(self, X) -> np.ndarray:
         """The combined hypothesis ``f(x) = sum_q w_q h_q(x)``, values in [-1, 1].

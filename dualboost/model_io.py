@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .errors import DualBoostInputError
-from .oracles.base import Hypothesis
+from .oracles.base import Hypothesis, combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 
@@ -95,15 +95,7 @@ class SavedModel:
 
     def decision_function(self, X: Any) -> np.ndarray:
         """f(x) = sum_q w_q h^q(x) on the rows of ``X`` (dense or scipy.sparse), in [-1, 1]."""
-        X = self._check_X(X)
-        out = np.zeros(X.shape[0])
-        first = True
-        for weight, h in zip(self.weights, self.hypotheses):
-            # the same operations, in the same order, as BoostResult.decision_function
-            term = weight * np.asarray(h.predict(X), dtype=float)
-            out = term if first else out + term
-            first = False
-        return np.asarray(out, dtype=float).reshape(-1)
+        return combined_scores(self.weights, self.hypotheses, self._check_X(X))
 
     def predict_scores(self, scores: np.ndarray) -> np.ndarray:
         """Original labels for given scores: > 0 -> classes[1], < 0 -> classes[0], 0 -> tie."""

@@ -123,11 +123,9 @@ class BoostResult:
 
     def decision_function(self, X) -> np.ndarray:
         """f_w(x) = sum_q w_q h^q(x), the combined hypothesis (values in [-1, 1])."""
-        out = None
-        for weight, h in zip(self.weights, self.hypotheses):
-            term = weight * np.asarray(h.predict(X), dtype=float)
-            out = term if out is None else out + term
-        return out
+        from .oracles.base import combined_scores
+
+        return combined_scores(self.weights, self.hypotheses, X)
 
     def predict(self, X) -> np.ndarray:
         """Labels in {-1, +1}; a zero score is sent to +1."""

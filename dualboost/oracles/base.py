@@ -283,3 +283,15 @@ def check_predict_input(
         raise DualBoostInputError(f"{owner}.predict: column {column} of X must be finite, "
                                   "found NaN or infinite values")
     return x
+
+
+def combined_scores(weights: Any, hypotheses: list, X: Any) -> np.ndarray:
+    """f(x) = sum_q w_q h^q(x) on the rows of X, summed in the order of the hypotheses so that a
+    run, a fitted estimator and a saved model give the same scores bit for bit."""
+    out = np.zeros(X.shape[0] if hasattr(X, "shape") else len(X))
+    first = True
+    for weight, h in zip(weights, hypotheses):
+        term = weight * np.asarray(h.predict(X), dtype=float)
+        out = term if first else out + term
+        first = False
+    return np.asarray(out, dtype=float).reshape(-1)
