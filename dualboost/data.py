@@ -423,7 +423,9 @@ def _is_number(cell: str) -> bool:
     return _parse_float(cell) is not None
 
 
-def _load_csv(path: Path, label: str | None) -> Dataset:
+def read_csv_table(path: Path) -> tuple[list[str], list[list[str]], list[int]]:
+    """The column names, the data rows (stripped cells) and their file line numbers of a CSV
+    file, with its header detected (the rule below); every row has the header's width."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.reader(fh)
@@ -467,6 +469,12 @@ def _load_csv(path: Path, label: str | None) -> Dataset:
             raise DualBoostInputError(
                 f"CSV file {str(path)!r}: line {lines[i]} has {len(r)} fields, expected {n_cols}"
             )
+    return names, data, lines
+
+
+def _load_csv(path: Path, label: str | None) -> Dataset:
+    names, data, lines = read_csv_table(path)
+    n_cols = len(names)
     if n_cols < 2:
         raise DualBoostInputError(
             f"CSV file {str(path)!r} has {n_cols} column; need at least one feature column "

@@ -285,40 +285,6 @@ class PredictionData:
     name: str
 
 
-def _csv_rows(path: Path) -> tuple[list[str], list[list[str]], bool]:
-    import csv
-
-    from .data import _is_number
-
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = [[c.strip() for c in row] for row in csv.reader(fh)]
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DualBoostInputError(f"cannot read CSV file {str(path)!r}: {exc}") from None
-    rows = [r for r in rows if any(r)]
-    if not rows:
-        raise DualBoostInputError(f"CSV file {str(path)!r} is empty: no rows")
-    # the header rule of dualboost.data: a first row with a non-numeric cell is a header when it
-    # is alone, wholly non-numeric, or non-numeric where the second row is numeric
-    first = rows[0]
-    numeric = [_is_number(c) for c in first]
-    header = False
-    if not all(numeric):
-        header = (len(rows) == 1 or not any(numeric)
-                  or any(not numeric[j] and j < len(rows[1]) and _is_number(rows[1][j])
-                         for j in range(len(first))))
-    names = ([c or f"column_{j + 1}" for j, c in enumerate(first)] if header
-             else [f"column_{j + 1}" for j in range(len(first))])
-    data = rows[1:] if header else rows
-    if not data:
-        raise DualBoostInputError(f"CSV file {str(path)!r} has a header but no data rows")
-    for i, r in enumerate(data):
-        if len(r) != len(names):
-            raise DualBoostInputError(f"CSV file {str(path)!r}: data row {i + 1} has {len(r)} "
-                                      f"fields, expected {len(names)}")
-    return names, data, header
-
-
 def _labels_array(cells: list[str]) -> np.ndarray:
     from .data import _parse_float
 
@@ -356,7 +322,9 @@ def load_prediction_data(spec: str, *, n_features: int | None, label: str | None
     if not path.is_file():
         raise DualBoostInputError(f"no such data file: {text!r}")
     if path.suffix.lower() == ".csv":
-        names, data, _ = _csv_rows(path)
+        from .data import read_csv_table
+
+        names, data, _ = read_csv_table(path)
         n_cols = len(names)
         if label is not None:
             matches = [j for j, nm in enumerate(names) if nm == label]
