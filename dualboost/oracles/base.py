@@ -118,25 +118,25 @@ def as_feature_matrix(X: Any, what: str = "X") -> np.ndarray | sp.csc_matrix:
     if sp.issparse(X):
         return _as_sparse_features(X, what)
     X = as_float_array(X, what)
-    if X.ndim != 2:
-        raise DualBoostInputError(f"{what} must be a 2-D array (examples x features), "
-                                  f"got shape {X.shape}")
-    if X.shape[0] < 1 or X.shape[1] < 1:
-        raise DualBoostInputError(f"{what} must have at least one row and one column, "
-                                  f"got shape {X.shape}")
+    _check_matrix_shape(X, what, "array")
     if not np.all(np.isfinite(X)):
         bad = int(np.count_nonzero(~np.isfinite(X)))
         raise DualBoostInputError(f"{what} must be finite, found {bad} NaN or infinite value(s)")
     return X
 
 
-def _as_sparse_features(X: Any, what: str) -> sp.csc_matrix:
+def _check_matrix_shape(X: Any, what: str, kind: str) -> None:
+    """2-D with at least one row and one column (``kind`` names it: array or matrix)."""
     if X.ndim != 2:
-        raise DualBoostInputError(f"{what} must be a 2-D matrix (examples x features), "
+        raise DualBoostInputError(f"{what} must be a 2-D {kind} (examples x features), "
                                   f"got shape {X.shape}")
     if X.shape[0] < 1 or X.shape[1] < 1:
         raise DualBoostInputError(f"{what} must have at least one row and one column, "
                                   f"got shape {X.shape}")
+
+
+def _as_sparse_features(X: Any, what: str) -> sp.csc_matrix:
+    _check_matrix_shape(X, what, "matrix")
     if np.iscomplexobj(X.data if hasattr(X, "data") else X.tocoo().data):
         raise DualBoostInputError(f"{what} must be real, got complex values")
     try:
