@@ -22,6 +22,8 @@ class CappedProjection:
     log_scale: float
     #: boolean mask of the examples at the cap 1/nu
     capped: np.ndarray
+    #: ln d, exact where exp(ln d) underflows (``min(log_scale + log_a, ln(1/nu))``)
+    log_d: np.ndarray | None = None
 
 
 def log_sum_exp(x: np.ndarray) -> float:
@@ -31,31 +33,61 @@ def log_sum_exp(x: np.ndarray) -> float:
 
 
 def capped_entropic_projection(log_a: np.ndarray, nu: float,
-                               rounds: int = 8) -> CappedProjection:
+                               rounds: int = 30) -> CappedProjection:
     """Project ``a = exp(log_a)`` onto the capped simplex in relative entropy (see module doc).
 
     First by fixed point in O(N) per round: scale the uncapped entries to the mass left, cap
     those that now exceed 1/nu, repeat. The capped set only grows and every entry it takes must
     be capped (the scale only rises), so it stops at the sorted method's set, usually in a few
-    rounds; after ``rounds`` the O(N log N) sort below finishes the job.
+    rounds; after ``rounds`` the O(N log N) sort below finishes the job. The exponentials are
+    taken once, shifted by the largest entry (a round is then a masked sum, not N exp calls),
+    and again, shifted by the largest uncapped entry, when the uncapped ones fall so far below
+    the first shift that their sum would lose digits.
     """
     log_a = np.asarray(log_a, dtype=float)
     N = log_a.shape[0]
-    log_cap = -np.log(nu)
+    log_cap = -math.log(nu)
     capped = np.zeros(N, dtype=bool)
+    # a / exp(shift) with shift the largest entry (the largest free entry once the mass left
+    # to the free ones gets small); exp is held off subnormal results (they cost about a
+    # hundred times a normal exp), which moves entries below e^-700 of the shift by less than
+    # 1e-300 of the free mass
+    shift = float(log_a.max())
+    free = _shifted_exp(log_a, shift)
     k = 0
     for _ in range(rounds):
         if k >= nu:
             break
-        c = float(np.log1p(-k / nu)) - log_sum_exp(log_a[~capped])
-        new = ~capped & (log_a + c > log_cap + 1e-12)
+        free_mass = float(free.sum())
+        if not free_mass > 1e-100:
+            # the free entries lie far below the capped ones: shift by the largest free one
+            shift = float(np.max(log_a, where=~capped, initial=-np.inf))
+            free = _shifted_exp(log_a, shift)
+            free[capped] = 0.0
+            free_mass = float(free.sum())
+        c = math.log1p(-k / nu) - shift - math.log(free_mass)
+        new = log_a > log_cap - c + 1e-12
+        new &= ~capped
         if not new.any():
-            d = np.exp(np.minimum(c + log_a, log_cap))
-            d[capped] = 1.0 / nu
-            return CappedProjection(d=d, log_scale=c, capped=capped)
+            d = free * math.exp(c + shift)  # = exp(c) a off the capped set, 0 on it
+            np.minimum(d, 1.0 / nu, out=d)  # the 1e-12 slack of the test above
+            d += capped * (1.0 / nu)
+            if not abs(float(d.sum()) - 1.0) <= 1e-9:  # the floor mattered: do it exactly
+                break
+            log_d = np.minimum(log_a + c, log_cap)
+            return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
         capped |= new
+        free[new] = 0.0
         k = int(np.count_nonzero(capped))
     return _sorted_capped_projection(log_a, nu)
+
+
+def _shifted_exp(log_a: np.ndarray, shift: float) -> np.ndarray:
+    """exp(log_a - shift) with the exponent clipped to [-700, 700] (no subnormal or infinite
+    results; the callers zero or cap the clipped entries)."""
+    x = log_a - shift
+    np.clip(x, -700.0, 700.0, out=x)
+    return np.exp(x, out=x)
 
 
 def _sorted_capped_projection(log_a: np.ndarray, nu: float) -> CappedProjection:
@@ -91,12 +123,18 @@ def _sorted_capped_projection(log_a: np.ndarray, nu: float) -> CappedProjection:
     with np.errstate(invalid="ignore"):  # inf + (-inf) where nothing is left: not feasible
         fits = feasible & (log_scale + largest <= log_cap + 1e-12)
     k = int(np.argmax(fits)) if fits.any() else int(np.flatnonzero(feasible)[-1])
-    c = float(log_scale[k])
-    d = np.exp(np.minimum(c + log_a, log_cap))
-    d[top[:k]] = 1.0 / nu
     capped = np.zeros(N, dtype=bool)
     capped[top[:k]] = True
-    return CappedProjection(d=d, log_scale=c, capped=capped)
+    return _projection(log_a, nu, float(log_scale[k]), capped)
+
+
+def _projection(log_a: np.ndarray, nu: float, c: float, capped: np.ndarray) -> CappedProjection:
+    """d_n = min(1/nu, exp(c) a_n), exactly 1/nu on the capped set."""
+    log_d = np.minimum(c + log_a, -np.log(nu))
+    log_d[capped] = -np.log(nu)
+    d = np.exp(log_d)
+    d[capped] = 1.0 / nu
+    return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
 
 
 def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100) -> np.ndarray:

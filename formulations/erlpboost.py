@@ -23,7 +23,7 @@ import numpy as np
 from scipy.special import logsumexp, rel_entr
 
 from dualboost.formulation import Certificate, Multipliers
-from dualboost.projection import capped_entropic_projection, log_sum_exp
+from dualboost.projection import capped_entropic_projection
 from dualboost.regularized import RegularizedLPBoost
 
 
@@ -72,7 +72,8 @@ class ERLPBoost(RegularizedLPBoost):
         """Exact psi for fixed w: the capped entropic projection of ``d0 exp(-eta U w)``."""
         U = self.check_columns(U)
         w = np.asarray(w, dtype=float)
-        log_a = np.log(self.d0) - self.eta * (U @ w)
+        log_d0 = self._log_d0()
+        log_a = log_d0 - self.eta * (U @ w)
         proj = capped_entropic_projection(log_a, self.nu if self.has_caps else 1.0)
         psi = np.zeros(self.N)
         if self.has_caps:
@@ -81,19 +82,31 @@ class ERLPBoost(RegularizedLPBoost):
         beta = (-1.0 - proj.log_scale) / self.eta
         point = Multipliers(w=w, psi=psi, beta=beta)
         # both values from the quantities at hand (a fast master calls this thousands of
-        # times): P(d) = max_q u^q.d + R(d)/eta, and Theta(w, psi, beta) of (3.14) with the
-        # projection's own beta (any beta gives a lower bound), where
+        # times): P(d) = max_q u^q.d + R(d)/eta with R(d) = sum d (ln d - ln d0) from the
+        # projection's own ln d (no log of N numbers), and Theta(w, psi, beta) of (3.14) with
+        # the projection's beta (any beta gives a lower bound), where
         # R*(-eta s) = sum d0 exp(-eta (U w + psi + beta) - 1) = sum exp(log_a - eta psi + c)
         d, edges = proj.d, U.T @ proj.d
-        primal = (float(edges.max()) + self.regularizer_value(d) / self.eta
+        primal = (float(edges.max()) + float(d @ (proj.log_d - log_d0)) / self.eta
                   if self.in_domain(d) else math.inf)
         if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7:
             dual = -math.inf  # off the simplex: dual_objective's convention
         else:
-            conjugate = float(np.exp(log_sum_exp(log_a - self.eta * psi + proj.log_scale)))
+            # exp(log_a - eta psi + c) is d_n off the capped set (psi = 0 there; within the
+            # projection's 1e-12 slack of the cap); on it, the k capped exponentials
+            exponent = log_a[proj.capped] - self.eta * psi[proj.capped] + proj.log_scale
+            conjugate = float(d.sum(where=~proj.capped)) + float(np.exp(exponent).sum())
             penalty = float(psi.sum()) / self.nu if self.has_caps else 0.0
             dual = -conjugate / self.eta - beta - penalty
         return Certificate(point, d, primal, dual, edges=edges)
+
+    def _log_d0(self):
+        """ln d0, computed once per d0 (the fast master evaluates the best response often)."""
+        cached = getattr(self, "_log_d0_cache", None)
+        if cached is None or cached[0] is not self.d0:
+            cached = (self.d0, np.log(self.d0))
+            self._log_d0_cache = cached
+        return cached[1]
 
 
 FORMULATION = ERLPBoost

@@ -36,14 +36,25 @@ STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or
                  else f"must be one of ('simple', 'practical'), got {v!r}")
 
 
-def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None) -> float:
+def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
+                        w_start: np.ndarray | None = None) -> float:
     """P_LP^T: the soft-margin LP (2.3) over the selected columns, certified by its dual.
 
     The thesis states every algorithm's guarantee on it (g - P_LP^T <= eps, Lemmas 3.3, 3.5).
+    With ``w_start`` (the last master's w) it is solved by sifting over the examples
+    (:mod:`dualboost.masters.sifting`), otherwise, or when that does not certify, whole.
     """
     from formulations.lpboost import LPBoost
 
     lp = LPBoost(U.shape[0], nu=nu)
+    if solver is None and w_start is not None and U.shape[1]:
+        from ..masters.sifting import sifted_soft_margin_lp
+
+        sifted = sifted_soft_margin_lp(U, nu, w_start)
+        if sifted is not None:
+            cert = lp.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
+            if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)):
+                return cert.dual_value
     master = lp.fast_master() if solver is None else None
     if master is not None and U.shape[1]:
         # HiGHS directly, certified by the same bracket (falls back to cvxpy on its own)
@@ -284,7 +295,8 @@ class RegularizedAlgorithm(_TotallyCorrective):
 
     def output(self):
         nu = getattr(self.formulation, "nu", 1.0)
-        return self._output(self.stopping, restricted_lp_value(self.U, nu, self.solver))
+        w = self.cert.w if self.cert is not None else None
+        return self._output(self.stopping, restricted_lp_value(self.U, nu, self.solver, w))
 
     @classmethod
     def claims(cls, result, formulation, tol):

@@ -290,7 +290,7 @@ class ProjectedNewtonMaster(Master):
             # the simplex optimality violation is P(d(w)) - Theta_bar(w); certify when it is small
             violation = float(g.max() - g @ w)
             if violation <= target:
-                cert = f.certify(U, {"w": w}, d)
+                cert = f.certify(U, {"w": w})  # d is the best response to w
                 if cert.gap <= target:
                     break
             within = within + 1 if violation <= gap_tol else 0
@@ -313,7 +313,7 @@ class ProjectedNewtonMaster(Master):
             step, w, value, d, g = found
             mu = max(mu * 0.1, 1e-12) if step >= 1.0 else min(mu * 10.0, 1e2)
         if cert is None or cert.gap > target:
-            cert = f.certify(U, {"w": w}, d)
+            cert = f.certify(U, {"w": w})  # d is the best response to w
             if not cert.gap <= gap_tol:
                 cert = None
         if cert is None:  # not certified within the budget: this iteration on the reference path

@@ -1,0 +1,127 @@
+"""The soft-margin LP (2.3) over a fixed column set by sifting: few examples at a time.
+
+At an optimum of
+
+    min_{d, gamma} gamma  s.t.  U^T d <= gamma 1,  sum(d) = 1,  0 <= d <= 1/nu      (thesis (2.3))
+
+all but at most t + 1 of the d_n sit at a bound (0 or the cap 1/nu), and which bound is read off
+the margins ``U w`` of the optimal w: the smallest margins are capped, the largest are 0 (the
+inner minimization of (2.2) for fixed w). So the LP is solved on a *working set* S of examples
+around that threshold with the others fixed at their bound (their contribution moves to the right
+hand sides): a small LP with t + 1 rows and |S| + 1 columns. Its row duals (w, beta) price every
+example at once, ``z_n = beta + (U w)_n`` (the reduced cost of d_n): a fixed d_n = 0 with
+z_n < 0, or a capped one with z_n > 0, joins S and the small LP is solved again. With no violator
+left, (d, w, beta, psi = max(0, -z) on the capped ones) satisfies the KKT conditions of the whole
+LP: it is optimal. Each round costs one product ``U w`` (O(N t)) plus the small LP, where a
+cold simplex on the whole LP pivots over rows of length N (a9a, N = 29,305, t = 78: 2.3 s cold,
+under 0.1 s sifted).
+
+This is the classical sifting (sprint) method for LPs with many more columns than rows. The
+result is not trusted on its own: the caller certifies it with the formulation's exact bracket.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["SiftedLP", "sifted_soft_margin_lp"]
+
+
+@dataclass
+class SiftedLP:
+    d: np.ndarray
+    w: np.ndarray
+    psi: np.ndarray
+    beta: float
+    #: small LPs solved, and the size of the last working set
+    rounds: int
+    working_set: int
+
+
+def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None = None,
+                          tol: float = 1e-10, max_rounds: int = 100,
+                          batch: int | None = None) -> SiftedLP | None:
+    """Solve (2.3) on the columns U by sifting (module docstring); None when it does not settle
+    (an LP status other than optimal, or ``max_rounds`` rounds), so the caller solves it whole.
+
+    ``w_start`` (weights on the columns, e.g. a regularized master's w) places the first
+    working set; uniform weights otherwise."""
+    import highspy
+
+    U = np.asarray(U, dtype=float)
+    N, t = U.shape
+    if t == 0 or N == 0:
+        return None
+    cap = min(1.0 / nu, 1.0)
+    if w_start is None or np.asarray(w_start).shape != (t,) or not np.all(np.isfinite(w_start)):
+        w_start = np.full(t, 1.0 / t)
+    margins = U @ np.clip(np.asarray(w_start, dtype=float), 0.0, None)
+    order = np.argsort(margins, kind="stable")
+    threshold = min(int(math.floor(1.0 / cap)), N)  # examples capped by the inner minimum
+    size = min(N, 2 * (t + 1) + 100)
+    start = max(0, min(N - size, threshold - size // 2))
+    status = np.zeros(N, dtype=np.int8)  # -1 capped, 0 at zero, 1 working
+    status[order[:start]] = -1
+    status[order[start:start + size]] = 1
+    batch = size if batch is None else batch
+    inf = highspy.kHighsInf
+    for rounds in range(1, max_rounds + 1):
+        working = np.flatnonzero(status == 1)
+        capped = status == -1
+        n_capped = int(np.count_nonzero(capped))
+        mass = 1.0 - cap * n_capped
+        if mass < -1e-12 or mass > cap * working.size + 1e-12:
+            return None  # the fixed part leaves no feasible working set (cannot happen from the
+            # placement above; guarded so that a wrong d is never returned)
+        fixed_edges = cap * U[capped].sum(axis=0) if n_capped else np.zeros(t)
+        block = U[working]  # |S| x t
+        s = working.size
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = s + 1, t + 1
+        lp.col_cost_ = np.append(np.zeros(s), 1.0)
+        lp.col_lower_ = np.append(np.zeros(s), -inf)
+        lp.col_upper_ = np.append(np.full(s, cap), inf)
+        lp.row_lower_ = np.append(mass, np.full(t, -inf))
+        lp.row_upper_ = np.append(mass, -fixed_edges)
+        # column-wise: d_n has 1 in row 0 and U_nq in row q; gamma has -1 in rows 1..t
+        values = np.concatenate([np.hstack([np.ones((s, 1)), block]).ravel(), -np.ones(t)])
+        index = np.concatenate([np.tile(np.arange(t + 1, dtype=np.int32), s),
+                                np.arange(1, t + 1, dtype=np.int32)])
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = np.append(np.arange(s + 1, dtype=np.int32) * (t + 1),
+                                        s * (t + 1) + t).astype(np.int32)
+        lp.a_matrix_.index_ = index
+        lp.a_matrix_.value_ = values
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("primal_feasibility_tolerance", 1e-10)
+        h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+        h.passModel(lp)
+        h.run()
+        if h.modelStatusToString(h.getModelStatus()) != "Optimal":
+            return None
+        solution = h.getSolution()
+        y = np.asarray(solution.row_dual, dtype=float)
+        w, beta = -y[1:], -float(y[0])
+        reduced = beta + U @ w  # z_n for every example
+        entering = ((status == 0) & (reduced < -tol)) | (capped & (reduced > tol))
+        if not entering.any():
+            d = np.where(capped, cap, 0.0)
+            d[working] = np.clip(np.asarray(solution.col_value[:s], dtype=float), 0.0, cap)
+            at_cap = d >= cap * (1.0 - 1e-12)
+            psi = np.where(at_cap, np.clip(-reduced, 0.0, None), 0.0)
+            return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s)
+        # the most violated first, a batch at a time: admitting every violator of a poor first
+        # guess makes the working set a large part of the whole LP
+        violation = np.where(entering, np.abs(reduced), 0.0)
+        count = int(np.count_nonzero(entering))
+        batch = max(batch, s)  # at most doubling the working set: few rounds from a poor guess
+        if count > batch:
+            chosen = np.argpartition(-violation, batch - 1)[:batch]
+        else:
+            chosen = np.flatnonzero(entering)
+        status[chosen] = 1
+    return None
