@@ -7,7 +7,6 @@ a time and certifies every solve by strong duality.
 
 from .engine import boost
 from .errors import DualBoostInputError, DualityViolation, FormulationContractError, SolverFailure
-from .estimator import DualBoostClassifier
 from .formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from .margins import soft_margin
 from .params import Param
@@ -16,6 +15,15 @@ from .regularized import RegularizedLPBoost
 from .result import BoostResult, IterationRecord
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # the estimator imports scikit-learn: only when asked for (PEP 562)
+    if name == "DualBoostClassifier":
+        from .estimator import DualBoostClassifier
+
+        return DualBoostClassifier
+    raise AttributeError(f"module 'dualboost' has no attribute {name!r}")
 
 __all__ = [
     "BoostResult", "Capabilities", "Certificate", "DualBoostInputError", "DualityViolation",

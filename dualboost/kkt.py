@@ -164,9 +164,10 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     U = np.asarray(U, dtype=float)
     N, t = U.shape
     n = N + 1
-    gamma = float((U.T @ d).max()) if t else -1.0
+    edges = U.T @ d
+    gamma = float(edges.max()) if t else -1.0
     gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
-    blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), U.T @ d - gamma,
+    blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), edges - gamma,
                             equality=False)}
     rows = np.arange(1, n)
     if caps:
@@ -289,8 +290,12 @@ class _Stacked:
                 rows.append(part.indices[part.indptr[unit]])
                 coefficients.append(part.data[part.indptr[unit]])
             elif width:
-                counts = np.count_nonzero(part, axis=0)
-                unit = np.flatnonzero(counts == 1)
+                # a column with two nonzeros in its first rows is not a unit column (every
+                # column of the edge block U^T d <= gamma, with its -1 for gamma): only the
+                # others are counted in full
+                candidates = np.flatnonzero(np.count_nonzero(part[:2], axis=0) < 2)
+                counts = np.count_nonzero(part[:, candidates], axis=0)
+                unit = candidates[counts == 1]
                 if unit.size:
                     where = np.argmax(part[:, unit] != 0, axis=0)
                     columns.append(start + unit)
@@ -338,7 +343,9 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
                 complementarity = max(complementarity,
                                       float(np.max(np.abs(values[extra]) * slack)))
                 rows = np.union1d(rows, extra)
-        parts.append(J[:, rows])
+        # every column active (the regularized masters' w > 0): the block itself, not a copy
+        everything = rows.size == J.shape[1] and (rows.size == 0 or rows[-1] == rows.size - 1)
+        parts.append(J if everything else J[:, rows])
         lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
         segments.append((name, rows, None if unit else values[rows]))
     for name, rows, matrix in _active_bounds(system, tol):

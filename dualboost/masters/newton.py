@@ -36,8 +36,8 @@ import math
 import time
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk
+from scipy.linalg.lapack import dpotrf, dpotrs
 
 from . import Master, MasterSolve
 
@@ -73,6 +73,7 @@ class ProjectedNewtonMaster(Master):
         self.polish_tol, self.polish_iterations = float(polish_tol), int(polish_iterations)
         self.max_iterations = int(max_iterations)
         self.w: np.ndarray | None = None
+        self._buffer = np.empty(0)
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
         # the relative entropy's curvature is known in closed form (1/R'' = d)
@@ -101,21 +102,35 @@ class ProjectedNewtonMaster(Master):
             inside &= d < cap * (1.0 - 1e-9)
         h = np.zeros(d.size)
         h[inside] = self._inverse_curvature(d[inside], inside)
-        uncapped = inside & (h > 0) & np.isfinite(h)
-        h = h[uncapped]
+        h[~(np.isfinite(h) & (h > 0))] = 0.0
         total = float(h.sum())
         if total <= 0.0:
             return np.zeros((free.size, free.size))
-        # A^T diag(h) A as one symmetric rank-k update of sqrt(h) A (half a general product;
-        # single precision was tried: it costs more Newton iterations than it saves)
-        A = U[np.flatnonzero(uncapped)][:, free]  # C order: A.T is Fortran order for BLAS
-        Ah = A.T @ h
-        A *= np.sqrt(h)[:, None]
-        upper = dsyrk(1.0, A.T, trans=0)  # (sqrt(h) A)^T (sqrt(h) A) without a copy
-        M = np.triu(upper)
-        M += np.triu(M, 1).T
+        # A = sqrt(h) U over all rows (rows at a bound have h = 0 and add nothing: cheaper than
+        # gathering the others), written into a buffer kept across calls (a fresh N x t array
+        # per call costs page faults comparable to the product itself); A^T A is one symmetric
+        # rank-k update (half a general product; single precision was tried: it costs more
+        # Newton iterations than it saves)
+        root = np.sqrt(h)
+        A = self._scaled_columns(U, free, root)
+        Ah = A.T @ root  # = U_free^T h
+        upper = dsyrk(1.0, A.T, trans=0)  # (sqrt(h) U)^T (sqrt(h) U), its upper triangle
+        M = upper + np.triu(upper, 1).T
         M -= np.outer(Ah, Ah) / total
         return float(f.eta) * M
+
+    def _scaled_columns(self, U: np.ndarray, free: np.ndarray, root: np.ndarray) -> np.ndarray:
+        """diag(root) U[:, free] in C order, in the reused buffer."""
+        size = U.shape[0] * free.size
+        if self._buffer.size < size:
+            self._buffer = np.empty(max(size, 2 * self._buffer.size))
+        A = self._buffer[:size].reshape(U.shape[0], free.size)
+        if free.size == U.shape[1]:
+            np.multiply(U, root[:, None], out=A)
+        else:
+            np.take(U, free, axis=1, out=A)
+            A *= root[:, None]
+        return A
 
     def _inverse_curvature(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """1 / R''(x) on the given rows: exactly x for the relative entropy's gradient
@@ -176,15 +191,19 @@ class ProjectedNewtonMaster(Master):
             p[idx] = shift
             return p
         first, hessian = computed if computed is not None else (None, None)
-        if hessian is not None and np.isin(idx, first).all():
+        if hessian is not None and idx.size == first.size:
+            B = hessian.copy()  # the face of the first free set (the usual case)
+        elif hessian is not None:
+            # _direction only removes weights from the first free set: idx is a subset of it
             where = np.searchsorted(first, idx)
             B = hessian[np.ix_(where, where)]
         else:
             B = self._hessian(U, d, idx)
         scale = max(float(np.trace(B)) / n, 1e-300)
-        B = B + (mu * scale + 1e-14) * np.eye(n)
-        # Z = the last n - 1 columns of H = I - 2 v v^T / (v.v) (H e_1 = 1/sqrt(n)), applied
-        # implicitly: H B H costs O(n^2) rank-one corrections instead of two O(n^3) products
+        B.flat[::n + 1] += mu * scale + 1e-14
+        # Z = the last n - 1 columns of H = I - 2 v v^T / (v.v), v = 1/sqrt(n) - e_1 (H e_1 =
+        # 1/sqrt(n)), applied implicitly: v is constant on rows 1.., so H B H restricted to them
+        # is B minus two broadcast rank-one terms plus a constant (O(n^2), no n^3 products)
         v = np.full(n, 1.0 / math.sqrt(n))
         v[0] -= 1.0
         c = 2.0 / float(v @ v)
@@ -192,16 +211,18 @@ class ProjectedNewtonMaster(Master):
         rhs = (r - c * v * float(v @ r))[1:]
         Bv = B @ v
         vBv = float(v @ Bv)
-        v1, Bv1 = v[1:], Bv[1:]
-        reduced = (B[1:, 1:] - c * np.outer(v1, Bv1) - c * np.outer(Bv1, v1)
-                   + c * c * vBv * np.outer(v1, v1))
+        tail = c * Bv[1:] / math.sqrt(n)  # c v_1.. Bv_1.. with v_1.. = 1/sqrt(n)
+        reduced = B[1:, 1:]
+        reduced -= tail[:, None]
+        reduced -= tail[None, :]
+        reduced += c * c * vBv / n
         for _ in range(8):
-            try:
-                z = cho_solve(cho_factor(reduced), rhs)
+            factor, info = dpotrf(reduced, lower=0, clean=0, overwrite_a=0)
+            if info == 0:
+                z, _ = dpotrs(factor, rhs, lower=0)
                 break
-            except LinAlgError:
-                reduced = reduced + scale * 1e-6 * np.eye(n - 1)
-                scale *= 100
+            reduced.flat[::n] += scale * 1e-6  # reduced is (n - 1) x (n - 1)
+            scale *= 100
         else:
             z = rhs
         y = np.concatenate([[0.0], z])

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .highs_lp import HIGHS_OPTIONS
+
 __all__ = ["SiftedLP", "sifted_soft_margin_lp"]
 
 
@@ -96,9 +98,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         lp.a_matrix_.index_ = index
         lp.a_matrix_.value_ = values
         h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("primal_feasibility_tolerance", 1e-10)
-        h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+        for key, value in HIGHS_OPTIONS.items():
+            h.setOptionValue(key, value)
         h.passModel(lp)
         h.run()
         if h.modelStatusToString(h.getModelStatus()) != "Optimal":
