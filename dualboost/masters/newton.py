@@ -74,6 +74,7 @@ class ProjectedNewtonMaster(Master):
         self.max_iterations = int(max_iterations)
         self.w: np.ndarray | None = None
         self._buffer = np.empty(0)
+        self._columns, self._known_columns = np.empty((0, 0), order="F"), 0
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
         # the relative entropy's curvature is known in closed form (1/R'' = d)
@@ -107,30 +108,50 @@ class ProjectedNewtonMaster(Master):
         if total <= 0.0:
             return np.zeros((free.size, free.size))
         # A = sqrt(h) U over all rows (rows at a bound have h = 0 and add nothing: cheaper than
-        # gathering the others), written into a buffer kept across calls (a fresh N x t array
-        # per call costs page faults comparable to the product itself); A^T A is one symmetric
-        # rank-k update (half a general product; single precision was tried: it costs more
-        # Newton iterations than it saves)
+        # gathering the others), from the column-major copy of U (a column subset is then one
+        # contiguous copy per column, and BLAS takes A as it is); A^T A is one symmetric rank-k
+        # update (half a general product; single precision was tried: it costs more Newton
+        # iterations than it saves)
         root = np.sqrt(h)
         A = self._scaled_columns(U, free, root)
         Ah = A.T @ root  # = U_free^T h
-        upper = dsyrk(1.0, A.T, trans=0)  # (sqrt(h) U)^T (sqrt(h) U), its upper triangle
+        upper = dsyrk(1.0, A, trans=1)  # (sqrt(h) U)^T (sqrt(h) U), its upper triangle
         M = upper + np.triu(upper, 1).T
         M -= np.outer(Ah, Ah) / total
         return float(f.eta) * M
 
     def _scaled_columns(self, U: np.ndarray, free: np.ndarray, root: np.ndarray) -> np.ndarray:
-        """diag(root) U[:, free] in C order, in the reused buffer."""
-        size = U.shape[0] * free.size
-        if self._buffer.size < size:
-            self._buffer = np.empty(max(size, 2 * self._buffer.size))
-        A = self._buffer[:size].reshape(U.shape[0], free.size)
+        """diag(root) U[:, free] in column-major order."""
+        columns = self._column_major(U)
         if free.size == U.shape[1]:
-            np.multiply(U, root[:, None], out=A)
-        else:
-            np.take(U, free, axis=1, out=A)
-            A *= root[:, None]
+            # into a buffer kept across calls: a fresh N x t array per call costs page faults
+            # comparable to the product itself
+            size = U.shape[0] * free.size
+            if self._buffer.size < size:
+                self._buffer = np.empty(max(size, 2 * self._buffer.size))
+            A = self._buffer[:size].reshape((U.shape[0], free.size), order="F")
+            return np.multiply(columns, root[:, None], out=A)
+        A = columns[:, free]
+        A *= root[:, None]
         return A
+
+    def _column_major(self, U: np.ndarray) -> np.ndarray:
+        """U in column-major order, kept across solves: a solve's U extends the previous one by
+        new columns (the engine's contract), so only those are copied."""
+        N, t = U.shape
+        known = self._known_columns
+        stale = (self._columns.shape[0] != N or known > t
+                 or (known and not np.array_equal(self._columns[:, known - 1], U[:, known - 1])))
+        if stale:
+            known = 0
+        if self._columns.shape[1] < t or stale:
+            grown = np.empty((N, max(t, 2 * self._columns.shape[1])), order="F")
+            if known:
+                grown[:, :known] = self._columns[:, :known]
+            self._columns = grown
+        self._columns[:, known:t] = U[:, known:t]
+        self._known_columns = t
+        return self._columns[:, :t]
 
     def _inverse_curvature(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """1 / R''(x) on the given rows: exactly x for the relative entropy's gradient
@@ -232,8 +253,10 @@ class ProjectedNewtonMaster(Master):
     def _line_search(self, U, w, g, p, value0):
         """Along w + alpha p (feasible for alpha <= alpha_max): phi(alpha) = Theta_bar is concave
         with phi'(alpha) = g(alpha).p (Danskin), so the step is the root of phi' in
-        [0, min(1, alpha_max)] by regula falsi, keeping the bracket end where phi' >= 0 (there
-        phi has increased). Returns (alpha, w, value, d, g) or None."""
+        [0, min(1, alpha_max)] by regula falsi (Illinois variant: phi' can fall steeply near 0
+        and plain regula falsi then creeps from one end), keeping the bracket end where
+        phi' >= 0 (there phi has increased); failing that, the highest trial that rose by an
+        Armijo fraction of the slope. Returns (alpha, w, value, d, g) or None."""
         slope0 = float(g @ p)
         violation = float(g.max() - g @ w)
         if not slope0 > 0.0:
@@ -272,20 +295,26 @@ class ProjectedNewtonMaster(Master):
                                rise > 1e-9 * (1.0 + abs(value0))):
             return (hi, *trial[:4])
         slope_hi, alpha = trial[4], hi
+        rising = None  # the highest trial with an Armijo rise, kept should phi' never be >= 0
+        kept_hi = 0  # consecutive shrinks of hi: Illinois halves the kept end's slope
         for _ in range(12):
-            alpha = lo + (hi - lo) * slope_lo / (slope_lo - slope_hi)
+            weight_lo = slope_lo * (0.5 ** max(kept_hi - 1, 0))
+            alpha = lo + (hi - lo) * weight_lo / (weight_lo - slope_hi)
             if not lo < alpha < hi:
                 alpha = 0.5 * (lo + hi)
             trial = point(alpha)
+            rise = trial[1] - value0
+            if rise >= 1e-4 * alpha * slope0 and (rising is None or trial[1] > rising[2]):
+                rising = (alpha, *trial[:4])
             if trial[4] >= 0.0:
-                lo, slope_lo, best = alpha, trial[4], (alpha, *trial[:4])
+                lo, slope_lo, best, kept_hi = alpha, trial[4], (alpha, *trial[:4]), 0
                 if slope_lo <= 0.1 * slope0:
                     break
             else:
-                hi, slope_hi = alpha, trial[4]
+                hi, slope_hi, kept_hi = alpha, trial[4], kept_hi + 1
                 if -slope_hi <= 0.1 * slope0 and best is not None:
                     break
-        return best
+        return best if best is not None else rising
 
     # -- the solve ---------------------------------------------------------------------------
     def solve(self, U: np.ndarray, gap_tol: float) -> MasterSolve:
