@@ -34,11 +34,13 @@ from typing import Any
 
 import cvxpy as cp
 import numpy as np
+from scipy import sparse
 from scipy.optimize import linprog
 from scipy.special import logsumexp, rel_entr
 
 from dualboost.errors import DualBoostInputError
 from dualboost.formulation import Capabilities, Certificate, Formulation, Model, Multipliers
+from dualboost.kkt import KKTBlock, KKTSystem
 from dualboost.params import D0, EPS, NU, Param
 from dualboost.projection import capped_entropic_projection, euclidean_capped_projection
 
@@ -160,7 +162,8 @@ class SoftBoost(Formulation):
         """Exactly on the capped simplex (the edge constraints are kept within PRIMAL_TOL)."""
         return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
 
-    def certify(self, U: np.ndarray, point, d: np.ndarray | None = None) -> Certificate:
+    def certify(self, U: np.ndarray, point, d: np.ndarray | None = None, *,
+                anchor: np.ndarray | None = None) -> Certificate:
         """The generic bracket, sharpened in two ways (both keep it exact):
 
         * the solver's w is Newton-polished (:meth:`polish`) and its best response replaces the
@@ -170,7 +173,9 @@ class SoftBoost(Formulation):
         * the primal point is made *exactly* feasible for the edge constraints: a solver's d
           violates the active ones by ~1e-12. d is mixed with the LP point of (2.3) (edges <=
           P_LP < c) just enough to satisfy every edge; by convexity Delta rises by at most
-          theta Delta(d_LP, d0), theta ~ the violation.
+          theta Delta(d_LP, d0), theta ~ the violation. ``anchor`` may give that point (a
+          capped distribution whose edges are all below c, e.g. the algorithm's LP solution of
+          this iteration); otherwise it is solved for when needed.
         """
         U = self.check_columns(U)
         cert = super().certify(U, point, d)
@@ -183,6 +188,10 @@ class SoftBoost(Formulation):
         candidates.append(polished.d)
         best_d, best_value = cert.d, math.inf
         anchors: dict = {}
+        if anchor is not None:
+            anchor = euclidean_capped_projection(np.asarray(anchor, dtype=float), self.nu)
+            if (U.T @ anchor).max() < self._bound():
+                anchors["d"] = anchor
         for candidate in candidates:
             repaired = self._edge_feasible(U, candidate, anchors)
             candidate = candidate if repaired is None else repaired
@@ -273,6 +282,33 @@ class SoftBoost(Formulation):
             if not accepted:
                 break
         return w
+
+    def fast_master(self):
+        """Projected Newton on Theta_S from the previous w, certified by :meth:`certify`
+        (:mod:`dualboost.masters.softboost_newton`, path "projected-newton")."""
+        from dualboost.masters.softboost_newton import SoftBoostNewtonMaster
+
+        return SoftBoostNewtonMaster(self)
+
+    def kkt_system(self, U: np.ndarray, d: np.ndarray) -> KKTSystem:
+        """The active-set system of (3.1) at d in numpy (thesis (3.4) as stationarity):
+        ``1 + ln(d / d0) + U w + psi + beta 1 - mu = 0`` over x = d, the blocks U^T d <= c (w),
+        d <= 1/nu (psi), sum(d) = 1 (beta). Check K3 compares it with the system from the cvxpy
+        model's gradients."""
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        N = self.N
+        blocks = {"w": KKTBlock(U, U.T @ d - self._bound(), equality=False)}
+        if self.has_caps:
+            blocks["psi"] = KKTBlock(sparse.identity(N, format="csc"), d - 1.0 / self.nu,
+                                     equality=False)
+        blocks["beta"] = KKTBlock(sparse.csc_array(np.ones((N, 1))), np.array([d.sum() - 1.0]),
+                                  equality=True, scalar=True)
+        gradient = 1.0 + np.log(np.maximum(d, 1e-300) / self.d0)
+        weights = self.kkt_row_weights(d)
+        return KKTSystem(gradient, blocks, {"d": (np.arange(N), d)},
+                         np.ones(N) if weights is None else np.clip(weights, 0.0, 1.0),
+                         {} if self.has_caps else {"psi": np.zeros(N)})
 
     # -- closed forms -----------------------------------------------------------------------
     def dual_feasible(self, U: np.ndarray, point) -> Multipliers:

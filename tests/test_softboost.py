@@ -310,3 +310,28 @@ def test_max_iter_is_not_converged_and_keeps_the_solved_columns():
     claims = algorithm_class("softboost").claims(result, f, TOL)
     assert all(c.ok is not False for c in claims)
     assert {c.check_id for c in claims if c.ok is None} == {"S7", "E11"}
+
+
+@pytest.mark.parametrize("cls, params", [(SoftBoost, {"nu": 6.0}), (TotalBoost, {})])
+def test_fast_path_matches_the_reference_path(cls, params):
+    """The projected-Newton master on Theta_S (and the warm HiGHS LP for P_LP^t) against the
+    cvxpy models, run for run: same stop, same iterations, the same certified values."""
+    rng = np.random.default_rng(7)
+    H = rng.choice([-1.0, 1.0], (60, 400))
+    y = rng.choice([-1.0, 1.0], 60)
+    runs = {}
+    for master in ("auto", "reference"):
+        oracle = make_oracle("finite", hypotheses=H).fit(None, y)
+        runs[master] = boost(cls(60, eps=0.1, **params), oracle, master=master)
+    fast, reference = runs["auto"], runs["reference"]
+    assert fast.master_paths.get("projected-newton", 0) >= fast.iterations - 1
+    assert "reference" not in fast.master_paths
+    assert set(reference.master_paths) == {"reference"}
+    assert fast.iterations == reference.iterations and fast.status == reference.status
+    for a, b in zip(fast.history, reference.history):
+        assert a.edge == pytest.approx(b.edge, abs=1e-7)
+        if a.primal is not None:
+            assert a.primal == pytest.approx(b.primal, abs=1e-7)
+            assert a.dual == pytest.approx(b.dual, abs=1e-7)
+            assert a.duality_gap <= 1e-6 and a.kkt_residual <= 1e-6
+    assert fast.soft_margin == pytest.approx(reference.soft_margin, abs=1e-7)

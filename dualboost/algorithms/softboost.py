@@ -48,12 +48,27 @@ BOUNDARY_TOL = Param(
     "- boundary_tol (thesis Alg. 3.1 step (c))", default=1e-7, low=0)
 
 
-def _lp_certificate(U: np.ndarray, nu: float, solver: str | None):
-    """The soft-margin LP (2.3)/(2.2) over the columns U, solved and certified (gap <= 1e-9)."""
+def _lp_certificate(U: np.ndarray, nu: float, solver: str | None, master=None):
+    """The soft-margin LP (2.3)/(2.2) over the columns U, solved and certified (gap <= 1e-9):
+    by ``master`` (LPBoost's warm HiGHS master, kept across the iterations) when given, else by
+    the reference path. Returns (certificate, record with solver and status, path)."""
     from formulations.lpboost import LPBoost
 
+    if master is not None:
+        solved = master.solve(U, 1e-9)
+        record = _SolveRecord(solved.solver, solved.status)
+        path = master.path if "reference path fallback" not in solved.status else "reference"
+        return solved.certificate, record, path
     _, cert, record = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
-    return cert, record
+    return cert, record, "reference"
+
+
+class _SolveRecord:
+    """What the iteration record takes from a fast solve (the reference path's SolveRecord
+    also lists its attempts)."""
+
+    def __init__(self, solver: str, status: str):
+        self.solver, self.status, self.attempts = solver, status, []
 
 
 @register
@@ -78,6 +93,15 @@ class SoftBoostAlgorithm(Algorithm):
         self.delta_prev = 0.0  # Delta(d^0, d0) = 0
         self.lp_cert: Certificate | None = None
         self.lp_columns = -1  # number of columns lp_cert was computed on
+        # fast paths (master="auto"): LPBoost's warm HiGHS master for P_LP^t, kept across the
+        # iterations, and the formulation's projected Newton (polish) for (3.1)
+        fast = self.master_choice == "auto"
+        self.lp_master = None
+        if fast:
+            from formulations.lpboost import LPBoost
+
+            self.lp_master = LPBoost(formulation.N, nu=self.nu).fast_master()
+        self.master = formulation.fast_master() if fast else None
 
     def step(self, t, u, may_solve):
         f = self.formulation
@@ -93,7 +117,7 @@ class SoftBoostAlgorithm(Algorithm):
         U_t = np.column_stack([self.U, u])
 
         tick = time.perf_counter()
-        lp_cert, lp_record = _lp_certificate(U_t, self.nu, self.solver)
+        lp_cert, lp_record, lp_path = _lp_certificate(U_t, self.nu, self.solver, self.lp_master)
         p_lp = lp_cert.dual_value  # certified lower bound of P_LP^t (gap <= 1e-9)
         record.lp_value = p_lp
         record.delta_simple = record.delta_practical = gamma_hat - p_lp
@@ -103,6 +127,7 @@ class SoftBoostAlgorithm(Algorithm):
             record.master_seconds = time.perf_counter() - tick
             record.solver, record.status = lp_record.solver, lp_record.status
             record.attempts = [vars(a) for a in lp_record.attempts]
+            record.path = lp_path
             why = ("(3.1) is infeasible" if p_lp > bound + self.boundary_tol
                    else "(3.1) has no interior point (d^t would contain a zero)")
             self.done, self.status = True, "converged"
@@ -111,11 +136,22 @@ class SoftBoostAlgorithm(Algorithm):
             return record
 
         f_t = f.updated(edge_bound=bound)
-        model, cert, solve_record = f_t.solve_primal(U_t, self.gap_tol, solver=self.solver)
+        if self.master is not None:
+            # the master keeps its w across iterations; the edge bound is this iteration's, and
+            # this iteration's LP point (edges <= P_LP^t < the bound) restores edge feasibility
+            self.master.formulation, self.master.anchor = f_t, lp_cert.d
+            solved = self.master.solve(U_t, self.gap_tol)
+            cert = solved.certificate
+            solve_record = _SolveRecord(solved.solver, solved.status)
+            record.path = ("reference" if "reference path fallback" in solved.status
+                           else self.master.path)
+        else:
+            _, cert, solve_record = f_t.solve_primal(U_t, self.gap_tol, solver=self.solver)
+            record.path = "reference"
         record.master_seconds = time.perf_counter() - tick
         if self.kkt:
             tick = time.perf_counter()
-            recovery = f_t.recover_dual(U_t, cert.d)
+            recovery = f_t.recover_dual(U_t, cert.d, hint=cert.point)
             record.kkt_seconds = time.perf_counter() - tick
             record.kkt_residual, record.kkt_source = recovery.residual, recovery.source
             record.kkt_w_difference = float(np.abs(recovery.w - cert.w).max())
@@ -131,7 +167,7 @@ class SoftBoostAlgorithm(Algorithm):
     def output(self) -> Output:
         cert = self.lp_cert
         if cert is None or self.lp_columns != self.U.shape[1]:
-            cert, _ = _lp_certificate(self.U, self.nu, self.solver)
+            cert, _, _ = _lp_certificate(self.U, self.nu, self.solver)
         return Output(weights=cert.w, point=cert.point, d=cert.d,
                       primal_objective=cert.primal_value, dual_objective=cert.dual_value,
                       lp_value=cert.dual_value, kept=self.U.shape[1], stopping="lp")
