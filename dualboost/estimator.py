@@ -214,6 +214,12 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     smaller eps, ERLPBoost); see :mod:`dualboost.diagnostics`. A run that did not converge emits
     scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning`.
 
+    **Sample weights.** ``fit(X, y, sample_weight=s)`` means repeated rows (integer weight k =
+    the row k times); ``nu_frac`` is then a fraction of the total weight, so scaling all weights
+    changes nothing. ``lpboost`` and ``erlpboost`` take general weights as per-example caps (and
+    ERLPBoost's prior d0 = s / sum(s)); other formulations take integer weights by repeating rows
+    and refuse others (docs/theory.md, "Sample weights"; see ``fit``).
+
     **Multi-class.** The programs are binary; for more classes wrap the estimator:
     ``sklearn.multiclass.OneVsRestClassifier(DualBoostClassifier())``.
     """
