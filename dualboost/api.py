@@ -72,6 +72,11 @@ def route_params(formulation_cls: type[Formulation], algorithm_cls: type[Algorit
     f_names = {p.name for p in formulation_cls.params}
     a_names = {p.name for p in algorithm_cls.params}
     unknown = [k for k in given if k not in f_names and k not in a_names]
+    if "sample_weight" in unknown:
+        from .params import sample_weight_unsupported
+
+        raise DualBoostInputError(sample_weight_unsupported(
+            f"formulation {formulation_cls.name!r}"))
     if unknown:
         labels = labels or {}
         what = ", ".join(labels.get(k, repr(k)) for k in unknown)

@@ -7,7 +7,8 @@ drift apart: the same declared parameters are accepted, the same undeclared ones
 
 Beyond ``fit`` / ``predict`` it offers what scikit-learn tooling expects: ``predict_proba`` (a
 monotone logistic map of the score, *not* calibrated), ``feature_importances_``,
-``sample_weight`` with the meaning of repeated rows (docs/theory.md, "Sample weights"), a
+``sample_weight`` with the meaning of repeated rows, general (non-integer) weights for the
+formulations that declare them (docs/theory.md, "Sample weights"), a
 :class:`DualBoostWarning` per diagnostic of :mod:`dualboost.diagnostics`, and ``to_json`` /
 ``from_json`` in the schema of ``dualboost fit --json`` (``dualboost predict --model`` reads it).
 """
@@ -32,10 +33,12 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
+from .errors import DualBoostInputError
 from .model_io import load_model, majority_class, model_document
 from .oracles.base import combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
+from .params import sample_weight_unsupported
 from .registry import load_formulation
 from .result import BoostResult
 
@@ -175,6 +178,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         The soft margin (2.2) of the combined hypothesis on the training set for ``nu_``.
     nu_ : float or None
         The count nu actually used: ``max(1, nu_frac * N)``; None when the formulation has no nu.
+        With ``sample_weight`` s it is counted in total weight: ``max(nu_frac, 1/N) * sum(s)``
+        over the N rows of positive weight (for integer weights the nu of the repeated rows;
+        ``parameters_["nu"]`` is then the formulation's count on the N rows, see ``fit``).
     eta_ : float or None
         The eta actually used (the theory's default when ``eta=None``); None for
         formulations without a regularizer.
@@ -207,6 +213,12 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     :class:`DualBoostWarning` naming the remedies (a larger nu, nu by cross-validation, a
     smaller eps, ERLPBoost); see :mod:`dualboost.diagnostics`. A run that did not converge emits
     scikit-learn's :class:`~sklearn.exceptions.ConvergenceWarning`.
+
+    **Sample weights.** ``fit(X, y, sample_weight=s)`` means repeated rows (integer weight k =
+    the row k times); ``nu_frac`` is then a fraction of the total weight, so scaling all weights
+    changes nothing. ``lpboost`` and ``erlpboost`` take general weights as per-example caps (and
+    ERLPBoost's prior d0 = s / sum(s)); other formulations take integer weights by repeating rows
+    and refuse others (docs/theory.md, "Sample weights"; see ``fit``).
 
     **Multi-class.** The programs are binary; for more classes wrap the estimator:
     ``sklearn.multiclass.OneVsRestClassifier(DualBoostClassifier())``.
@@ -307,12 +319,18 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Labels with exactly two distinct values (numbers or strings).
         sample_weight : array-like of shape (n_samples,) or None
-            Non-negative **integer** weights with the meaning of repeated rows: weight k fits
-            exactly the model of the data set in which the row appears k times (0 drops it).
-            The rows are expanded with ``np.repeat`` (exact by construction); N and
-            ``nu = nu_frac * N`` count the total weight. docs/theory.md ("Sample weights")
-            derives the equivalent formulation (prior d0 proportional to s, caps
-            d_n <= s_n / nu). Non-integer weights are a ValueError.
+            Non-negative weights with the meaning of repeated rows: an integer weight k fits
+            the model of the data set in which the row appears k times (0 drops the row), and
+            ``nu_frac`` is a fraction of the **total weight** (scaling every weight by the same
+            constant does not change the model). For a formulation that declares
+            ``sample_weight`` (``lpboost``, ``erlpboost``) the weights are passed on, general
+            (non-integer) weights included: the same program on the rows of positive weight
+            with per-example caps ``d_n <= s_n / (nu_frac sum(s))`` and, for ERLPBoost, the
+            prior ``d0 = s / sum(s)`` (docs/theory.md, "Sample weights"; the count nu is
+            ``max(1, nu_frac N)`` over those N rows, so integer weights give the repeated rows'
+            model whenever ``nu_frac N >= 1``). Any other formulation gets integer weights by
+            repeating rows (``np.repeat``) and refuses non-integer ones with a ValueError that
+            names docs/theory.md. Equal weights are no weights.
 
         Returns
         -------
@@ -335,14 +353,22 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "DualBoostClassifier is a binary classifier and needs exactly 2 classes in y; "
                 f"got 1 class: {classes.tolist()}")
+        formulation, use_nu, use_eps = self._shortcuts()
+        params = dict(self.params or {})
+        weights = None
         if sample_weight is not None:
-            X, y = self._repeat_rows(X, y, sample_weight)
+            X, y, weights = self._apply_sample_weight(X, y, sample_weight, formulation, params)
         # encode_labels is the CLI's encoding too: classes[0] -> -1, classes[1] -> +1.
         y_pm, self.classes_ = encode_labels(y)
-        self.tie_class_ = self.classes_[1 if majority_class(y_pm, [0, 1]) == 1 else 0]
+        if weights is None:
+            self.tie_class_ = self.classes_[1 if majority_class(y_pm, [0, 1]) == 1 else 0]
+        else:  # by total weight (an even split goes to classes_[0], as without weights)
+            self.tie_class_ = self.classes_[1 if weights[y_pm > 0].sum() >
+                                            weights[y_pm < 0].sum() else 0]
+            if not np.all(weights == weights[0]):  # equal weights are no weights
+                params["sample_weight"] = weights
 
         N = X.shape[0]
-        formulation, use_nu, use_eps = self._shortcuts()
         # Clamp nu to the hard margin for small N (see the class docstring); resolve_nu still
         # checks that the result is a valid count.
         nu = resolve_nu(N, nu=max(1.0, float(self.nu_frac) * N)) if use_nu else None
@@ -351,12 +377,14 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         result = run(
             X, y_pm,
             formulation=formulation, algorithm=self.algorithm,
-            params=dict(self.params or {}),
+            params=params,
             nu=nu, eps=self.eps if use_eps else None, eta=self.eta, stopping=self.stopping,
             oracle=self.oracle, max_iter=self.max_iter, solver=self.solver,
         )
         self.result_: BoostResult = result
         self.nu_ = result.parameters.get("nu")
+        if weights is not None and self.nu_ is not None:  # counted in total weight (see fit)
+            self.nu_ = float(self.nu_) * float(weights.sum()) / N
         self.weights_ = np.asarray(result.weights, dtype=float)
         self.hypotheses_ = list(result.hypotheses)
         self.n_iter_ = result.iterations
@@ -369,7 +397,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         }
         self.feature_importances_ = feature_importances(self.hypotheses_, self.weights_,
                                                         self.n_features_in_)
-        self.proba_slope_ = self._fit_proba_slope(self._scores(X), y_pm)
+        self.proba_slope_ = self._fit_proba_slope(self._scores(X), y_pm, weights)
         self.warnings_ = [dict(w) for w in result.warnings if isinstance(w, dict)]
         if result.status != "converged":
             warnings.warn(f"DualBoostClassifier did not converge ({result.status}): "
@@ -380,29 +408,46 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                                            code=str(entry.get("code"))), stacklevel=2)
         return self
 
-    @staticmethod
-    def _repeat_rows(X, y, sample_weight):
-        """Rows repeated by their integer weights (see ``fit``); non-integers are refused."""
+    def _apply_sample_weight(self, X, y, sample_weight, formulation, params):
+        """(X, y, weights) for ``fit``: rows of weight 0 dropped and their weights, where the
+        formulation declares ``sample_weight``; else the rows repeated by their integer weights
+        (non-integers refused, see ``fit``) and None."""
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        counts = np.rint(sw)
-        if not np.all(np.abs(sw - counts) <= 1e-9 * np.maximum(1.0, np.abs(sw))):
-            bad = sw[np.abs(sw - counts) > 1e-9 * np.maximum(1.0, np.abs(sw))][0]
-            raise ValueError(
-                "sample_weight must hold non-negative integers (a weight k means the row "
-                f"repeated k times; got {bad!r}); DualBoostClassifier expands the rows, so "
-                "fractional weights have no meaning here: scale them to integers")
-        counts = counts.astype(np.int64)
-        if counts.sum() == 0:
+        if not sw.sum() > 0:
             raise ValueError("sample_weight is zero for every row: nothing to fit")
-        index = np.repeat(np.arange(X.shape[0]), counts)
-        return X[index], np.asarray(y)[index]
+        if "sample_weight" in params:
+            raise ValueError("sample_weight is given twice (as fit's argument and in params)")
+        keep = sw > 0
+        y = np.asarray(y)
+        if any(p.name == "sample_weight" for p in formulation.params):
+            X, y, sw = X[keep], y[keep], sw[keep]
+            if np.unique(y).size != 2:
+                raise ValueError("the rows of positive sample_weight hold one class only: "
+                                 "a binary classifier needs 2")
+            return X, y, sw
+        counts = np.rint(sw)
+        off = np.abs(sw - counts) > 1e-9 * np.maximum(1.0, np.abs(sw))
+        if off.any():
+            raise DualBoostInputError(
+                f"sample_weight = {sw[off][0]!r} is not an integer: "
+                + sample_weight_unsupported(f"formulation {formulation.name!r}"))
+        index = np.repeat(np.arange(X.shape[0]), counts.astype(np.int64))
+        X, y = X[index], y[index]
+        if np.unique(y).size != 2:
+            raise ValueError("the rows of positive sample_weight hold one class only: "
+                             "a binary classifier needs 2")
+        return X, y, None
 
     @staticmethod
-    def _fit_proba_slope(scores: np.ndarray, y_pm: np.ndarray) -> float:
-        """The slope a of ``P(classes_[1] | x) = 1 / (1 + exp(-a f(x)))`` (see predict_proba)."""
+    def _fit_proba_slope(scores: np.ndarray, y_pm: np.ndarray,
+                         weights: np.ndarray | None = None) -> float:
+        """The slope a of ``P(classes_[1] | x) = 1 / (1 + exp(-a f(x)))`` (see predict_proba),
+        weighted by the sample weights (= the repeated rows; solved tightly so that the two
+        agree to round-off)."""
         if np.unique(y_pm).size < 2:
             return MIN_PROBA_SLOPE
-        fit = LogisticRegression(fit_intercept=False).fit(scores.reshape(-1, 1), y_pm)
+        fit = LogisticRegression(fit_intercept=False, tol=1e-12).fit(
+            scores.reshape(-1, 1), y_pm, sample_weight=weights)
         return float(max(fit.coef_[0, 0], MIN_PROBA_SLOPE))
 
     def _scores(self, X) -> np.ndarray:

@@ -168,24 +168,25 @@ class Certificate(PointView):
 
 
 def soft_margin_blocks(U: np.ndarray, d: cp.Variable, edge_bound: Any, nu: float,
-                       caps: bool) -> dict[str, cp.Constraint]:
+                       caps: bool, cap: np.ndarray | None = None) -> dict[str, cp.Constraint]:
     """The named constraints of the thesis's d-domain problems: ``U^T d <= edge_bound`` (priced
     by w; edge_bound is gamma, or SoftBoost's gamma_hat - eps), ``d <= 1/nu`` (psi; only when
-    ``caps``) and ``sum(d) = 1`` (beta)."""
+    ``caps``; ``d <= cap`` with per-example caps, sample weights) and ``sum(d) = 1`` (beta)."""
     constraints = {"w": U.T @ d <= edge_bound}
     if caps:
-        constraints["psi"] = d <= 1.0 / nu
+        constraints["psi"] = d <= (1.0 / nu if cap is None else cap)
     constraints["beta"] = cp.sum(d) == 1
     return constraints
 
 
-def cap_multipliers(N: int, nu: float, caps: bool) -> tuple[dict, Any, Any]:
+def cap_multipliers(N: int, nu: float, caps: bool,
+                    cap: np.ndarray | None = None) -> tuple[dict, Any, Any]:
     """The dual's psi block: ({"psi": variable} or {}, the slack psi (or 0) added to the
-    margins, the penalty sum(psi)/nu (or 0))."""
+    margins, the penalty sum(psi)/nu (or 0); ``cap . psi`` with per-example caps)."""
     if not caps:
         return {}, 0, 0
     psi = cp.Variable(N, nonneg=True, name="psi")
-    return {"psi": psi}, psi, cp.sum(psi) / nu
+    return {"psi": psi}, psi, (cp.sum(psi) / nu if cap is None else cap @ psi)
 
 
 class Formulation(ABC):
@@ -202,6 +203,10 @@ class Formulation(ABC):
     capabilities: ClassVar[Capabilities]
     #: the algorithm ``dualboost fit`` runs by default (see :mod:`dualboost.algorithms`)
     default_algorithm: ClassVar[str]
+
+    #: per-example weights s (a formulation supports them by declaring the ``sample_weight``
+    #: parameter: caps ``s_n N / (nu sum s)``, docs/theory.md "Sample weights"); None: unit
+    sample_weight: ClassVar[np.ndarray | None] = None
 
     def __init__(self, N: int, **params: Any):
         if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
@@ -242,6 +247,26 @@ class Formulation(ABC):
         return out
 
     # -- helpers ----------------------------------------------------------------------------
+    @property
+    def cap_vector(self) -> np.ndarray | None:
+        """The per-example caps ``s_n N / (nu sum s)`` with sample weights, else None."""
+        if self.sample_weight is None:
+            return None
+        nu = float(getattr(self, "nu", 1.0))
+        cached = self.__dict__.get("_cap_vector")
+        if cached is None or cached[0] != nu or cached[1] is not self.sample_weight:
+            from .params import example_caps
+
+            cached = (nu, self.sample_weight, example_caps(self.N, nu, self.sample_weight))
+            self.__dict__["_cap_vector"] = cached
+        return cached[2]
+
+    @property
+    def cap(self) -> float | np.ndarray:
+        """The bound of d: ``1/nu``, or the per-example caps with sample weights."""
+        caps = self.cap_vector
+        return 1.0 / float(getattr(self, "nu", 1.0)) if caps is None else caps
+
     @property
     def kind(self) -> str:
         """Solver family for the policy ('lp' or 'exp'), from the declared cones."""

@@ -154,13 +154,14 @@ def _dense_csc(M: np.ndarray) -> sparse.csc_array:
 
 def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu: float,
                        caps: bool, row_weights: np.ndarray | None = None,
-                       absent: dict | None = None) -> KKTSystem:
+                       absent: dict | None = None, cap: np.ndarray | None = None) -> KKTSystem:
     """The system of ``min_{d, gamma} gamma + phi(d)`` over the blocks of
     :func:`dualboost.formulation.soft_margin_blocks` (``U^T d <= gamma`` (w), ``d <= 1/nu``
     (psi, with ``caps``), ``sum(d) = 1`` (beta), ``d >= 0``), assembled in numpy: x = (gamma, d)
     (cvxpy's order of the variables in those models), gradient (1, grad phi(d)), gamma =
     max_q u^q.d. LPBoost (phi = 0, thesis (2.3)) and the regularized family (phi = R/eta, (3.6))
-    use it; check K3 compares it with :func:`system_from_model` on their cvxpy models."""
+    use it; check K3 compares it with :func:`system_from_model` on their cvxpy models.
+    ``cap``: per-example caps (sample weights) in place of 1/nu."""
     U = np.asarray(U, dtype=float)
     N, t = U.shape
     n = N + 1
@@ -172,7 +173,7 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     rows = np.arange(1, n)
     if caps:
         eye = sparse.csc_array((np.ones(N), (rows, np.arange(N))), shape=(n, N))
-        blocks["psi"] = KKTBlock(eye, d - 1.0 / nu, equality=False)
+        blocks["psi"] = KKTBlock(eye, d - (1.0 / nu if cap is None else cap), equality=False)
     blocks["beta"] = KKTBlock(sparse.csc_array(np.concatenate([[0.0], np.ones(N)])[:, None]),
                               np.array([d.sum() - 1.0]), equality=True, scalar=True)
     weights = np.ones(n)

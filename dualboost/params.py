@@ -20,7 +20,8 @@ import numpy as np
 
 from .errors import DualBoostInputError
 
-__all__ = ["Param", "NU", "EPS", "ETA", "D0", "resolve_params", "parse_param_text"]
+__all__ = ["Param", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params", "parse_param_text",
+           "sample_weight_unsupported"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ def resolve_params(schema: Sequence[Param], N: int, given: Mapping[str, Any],
     """
     names = [p.name for p in schema]
     unknown = [k for k in given if k not in names]
+    if "sample_weight" in unknown:
+        raise DualBoostInputError(sample_weight_unsupported(owner))
     if unknown:
         raise DualBoostInputError(
             f"{owner} does not take parameter{'s' if len(unknown) > 1 else ''} "
@@ -157,6 +160,9 @@ ETA = Param("eta", "regularization weight: the primal adds (1/eta) R(d)", low=0,
 
 
 def _d0_default(N: int, values: Mapping[str, Any]) -> np.ndarray:
+    weights = values.get("sample_weight")
+    if weights is not None:  # the repeated rows' uniform prior, aggregated (docs/theory.md)
+        return weights / weights.sum()
     return np.full(N, 1.0 / N)
 
 
@@ -164,10 +170,59 @@ def _d0_check(d0: np.ndarray, N: int, values: Mapping[str, Any]) -> str | None:
     nu = values.get("nu") or 1.0
     if np.any(d0 <= 0) or abs(d0.sum() - 1) > 1e-9:
         return "must be a strictly positive distribution on the N examples"
-    if np.any(d0 > 1.0 / nu + 1e-12):
+    weights = values.get("sample_weight")
+    if weights is not None:
+        if np.any(d0 > example_caps(N, nu, weights) + 1e-12):
+            return "must satisfy the caps d0_n <= s_n N / (nu sum s) of sample_weight s"
+    elif np.any(d0 > 1.0 / nu + 1e-12):
         return f"must satisfy the caps d0 <= 1/nu = {1.0 / nu:g}"
     return None
 
 
+def example_caps(N: int, nu: float, sample_weight: np.ndarray | None) -> np.ndarray:
+    """The caps of the N examples: ``1/nu`` each, or with weights s ``s_n N / (nu sum s)``.
+
+    With weights, nu is a count in [1, N] of the total weight rescaled to N (nu / N is the
+    fraction of the total weight): for integer weights these are the caps of the repeated rows
+    (``d_n <= s_n / nu'`` with ``nu' = nu sum(s) / N``), aggregated (docs/theory.md, "Sample
+    weights")."""
+    if sample_weight is None:
+        return np.full(N, 1.0 / nu)
+    s = np.asarray(sample_weight, dtype=float)
+    return s * (N / (nu * float(s.sum())))
+
+
+def _weight_check(positive: bool):
+    def check(s: np.ndarray, N: int, values: Mapping[str, Any]) -> str | None:
+        if np.any(s < 0) or not s.sum() > 0:
+            return "must be non-negative with a positive sum"
+        if positive and np.any(s == 0):
+            return ("must be positive here (a row of weight 0 would have prior d0_n = 0): drop "
+                    "the rows of weight 0, as DualBoostClassifier.fit does")
+        return None
+    return check
+
+
+SAMPLE_WEIGHT_DOC = ("per-example weights s_n >= 0 meaning repeated rows: caps d_n <= "
+                     "s_n N / (nu sum s), nu/N a fraction of the total weight (docs/theory.md, "
+                     "'Sample weights')")
+#: sample weights where a row of weight 0 is allowed (its cap is 0, so d_n = 0: LPBoost)
+SAMPLE_WEIGHT = Param("sample_weight", SAMPLE_WEIGHT_DOC, kind="vector", default=None,
+                      check=_weight_check(False), default_text="none (unit weights)")
+#: sample weights that must be positive (the relative entropy's prior d0 = s / sum s)
+SAMPLE_WEIGHT_POSITIVE = Param("sample_weight", SAMPLE_WEIGHT_DOC + "; positive",
+                               kind="vector", default=None, check=_weight_check(True),
+                               default_text="none (unit weights)")
+
+
+def sample_weight_unsupported(owner: str) -> str:
+    """The error for ``sample_weight`` on a formulation that does not declare it."""
+    return (f"{owner} does not support general sample_weight: its weighted problem is not the "
+            "same problem with per-example caps and a prior (docs/theory.md, 'Sample "
+            "weights'); use integer weights, which DualBoostClassifier applies by repeating "
+            "rows, or a formulation that declares sample_weight (lpboost, erlpboost)")
+
+
 D0 = Param("d0", "prior distribution on the examples (strictly positive, sums to 1, <= 1/nu)",
-           kind="vector", default=_d0_default, check=_d0_check, default_text="uniform 1/N")
+           kind="vector", default=_d0_default, check=_d0_check,
+           default_text="uniform 1/N (s / sum s with sample_weight s)")

@@ -32,9 +32,12 @@ def log_sum_exp(x: np.ndarray) -> float:
     return top + float(np.log(np.exp(x - top).sum()))
 
 
-def capped_entropic_projection(log_a: np.ndarray, nu: float,
-                               rounds: int = 30) -> CappedProjection:
+def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 30,
+                               cap: np.ndarray | None = None) -> CappedProjection:
     """Project ``a = exp(log_a)`` onto the capped simplex in relative entropy (see module doc).
+
+    ``cap`` (per-example caps, sample weights: docs/theory.md "Sample weights") replaces 1/nu
+    by a vector: :func:`vector_capped_entropic_projection`.
 
     First by fixed point in O(N) per round: scale the uncapped entries to the mass left, cap
     those that now exceed 1/nu, repeat. The capped set only grows and every entry it takes must
@@ -44,6 +47,8 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float,
     and again, shifted by the largest uncapped entry, when the uncapped ones fall so far below
     the first shift that their sum would lose digits.
     """
+    if cap is not None:
+        return vector_capped_entropic_projection(log_a, cap)
     log_a = np.asarray(log_a, dtype=float)
     N = log_a.shape[0]
     log_cap = -math.log(nu)
@@ -128,6 +133,44 @@ def _sorted_capped_projection(log_a: np.ndarray, nu: float) -> CappedProjection:
     return _projection(log_a, nu, float(log_scale[k]), capped)
 
 
+def vector_capped_entropic_projection(log_a: np.ndarray, cap: np.ndarray) -> CappedProjection:
+    """The projection onto ``{sum d = 1, 0 <= d <= cap}`` with per-example caps, by sorting.
+
+    The minimizer is ``d_n = min(cap_n, c a_n)`` (stationarity of the KL divergence with the cap
+    multipliers), so example n is capped iff ``ln a_n - ln cap_n > -ln c``: the capped set is a
+    prefix of the examples sorted by ``ln a_n - ln cap_n`` (largest first). For each prefix k the
+    scale is ``c_k = (1 - sum of its caps) / (sum of the other a_n)``; the smallest k whose
+    largest uncapped entry fits under its cap is the answer. A cap of 0 (a row of weight 0) sorts
+    first and gets d_n = 0."""
+    log_a = np.asarray(log_a, dtype=float)
+    cap = np.asarray(cap, dtype=float)
+    N = log_a.shape[0]
+    with np.errstate(divide="ignore"):
+        log_cap = np.log(cap)
+        ratio = log_a - log_cap  # +inf where cap = 0
+    order = np.argsort(-ratio, kind="stable")
+    sorted_log = log_a[order]
+    with np.errstate(invalid="ignore"):
+        # tail[k] = log sum_{i >= k} a_(i); tail[N] = -inf
+        tail = np.logaddexp.accumulate(np.append(sorted_log, -np.inf)[::-1])[::-1]
+    mass_left = 1.0 - np.concatenate([[0.0], np.cumsum(cap[order])])
+    feasible = (mass_left > 0) & np.isfinite(tail)
+    log_scale = np.full(N + 1, np.inf)
+    log_scale[feasible] = np.log(mass_left[feasible]) - tail[feasible]
+    largest = np.append(ratio[order], -np.inf)
+    with np.errstate(invalid="ignore"):
+        fits = feasible & (log_scale + largest <= 1e-12)
+    k = int(np.argmax(fits)) if fits.any() else int(np.flatnonzero(feasible)[-1])
+    capped = np.zeros(N, dtype=bool)
+    capped[order[:k]] = True
+    c = float(log_scale[k])
+    log_d = np.minimum(c + log_a, log_cap)
+    log_d[capped] = log_cap[capped]
+    d = np.exp(log_d)
+    d[capped] = cap[capped]
+    return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
+
+
 def _projection(log_a: np.ndarray, nu: float, c: float, capped: np.ndarray) -> CappedProjection:
     """d_n = min(1/nu, exp(c) a_n), exactly 1/nu on the capped set."""
     log_d = np.minimum(c + log_a, -np.log(nu))
@@ -137,16 +180,18 @@ def _projection(log_a: np.ndarray, nu: float, c: float, capped: np.ndarray) -> C
     return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
 
 
-def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100) -> np.ndarray:
+def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100,
+                                cap: np.ndarray | None = None) -> np.ndarray:
     """Euclidean projection of x onto {d : sum d = 1, 0 <= d <= 1/nu}.
 
     Used to turn a solver's nearly feasible d (entries like -1e-11 or 1/nu + 1e-10) into an exactly
     feasible point before it certifies an upper bound. ``d = clip(x - tau, 0, 1/nu)`` with tau
-    found by bisection on the monotone mass ``sum d(tau)``.
+    found by bisection on the monotone mass ``sum d(tau)``. ``cap``: per-example caps instead of
+    1/nu (sample weights).
     """
     x = np.asarray(x, dtype=float)
-    cap = 1.0 / nu
-    lo, hi = x.min() - cap, x.max()  # mass(lo) >= N cap >= 1 >= 0 = mass(hi)
+    cap = 1.0 / nu if cap is None else np.asarray(cap, dtype=float)
+    lo, hi = x.min() - np.max(cap), x.max()  # mass(lo) >= sum(caps) >= 1 >= 0 = mass(hi)
     for _ in range(iterations):
         tau = 0.5 * (lo + hi)
         if np.clip(x - tau, 0.0, cap).sum() > 1.0:

@@ -47,7 +47,7 @@ from .formulation import (
     soft_margin_blocks,
 )
 from .kkt import KKTSystem, soft_margin_system
-from .params import D0, EPS, ETA, NU, Param
+from .params import D0, EPS, ETA, NU, SAMPLE_WEIGHT_POSITIVE, Param
 from .projection import euclidean_capped_projection
 from .theory import Theory, default_eta
 
@@ -89,13 +89,18 @@ class RegularizedLPBoost(Formulation):
     extra_params: ClassVar[tuple[Param, ...]] = ()
     #: names of the numpy fast paths this class writes by hand
     fast_paths: ClassVar[tuple[str, ...]] = ()
+    #: declares ``sample_weight`` (caps s_n N/(nu sum s), default prior d0 = s/sum s): only for a
+    #: regularizer whose repeated-row problem is R with that prior (the relative entropy;
+    #: docs/theory.md, "Sample weights")
+    supports_sample_weight: ClassVar[bool] = False
     default_algorithm = "erlpboost"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         eta = Param(ETA.name, ETA.doc, low=0, low_open=True, default=_eta_default(cls),
                     default_text=ETA.default_text)
-        cls.params = (NU, EPS, D0) + tuple(cls.extra_params) + (eta,)
+        weights = (SAMPLE_WEIGHT_POSITIVE,) if cls.supports_sample_weight else ()
+        cls.params = (NU, EPS) + weights + (D0,) + tuple(cls.extra_params) + (eta,)
         cls.capabilities = Capabilities(strictly_convex=True, cones=("lp",) + tuple(cls.cones),
                                         closed_forms=tuple(cls.fast_paths),
                                         primal_form="regularized")
@@ -170,7 +175,8 @@ class RegularizedLPBoost(Formulation):
         gradient = self.regularizer_gradient(np.maximum(d, 1e-300)) / self.eta
         return soft_margin_system(U, d, gradient, self.nu, self.has_caps,
                                   row_weights=self.kkt_row_weights(d),
-                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)})
+                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)},
+                                  cap=self.cap_vector)
 
     # -- structure ---------------------------------------------------------------------------
     def theory(self) -> Theory:
@@ -179,13 +185,13 @@ class RegularizedLPBoost(Formulation):
     @property
     def has_caps(self) -> bool:
         """Whether the primal has the cap block d <= 1/nu (and the dual its psi)."""
-        return self.nu > 1 and not self.caps_in_domain
+        return (self.nu > 1 or self.sample_weight is not None) and not self.caps_in_domain
 
     def primal(self, U: np.ndarray) -> Model:
         U = self.check_columns(U)
         d = cp.Variable(self.N, nonneg=True, name="d")
         gamma = cp.Variable(name="gamma")
-        constraints = soft_margin_blocks(U, d, gamma, self.nu, self.has_caps)
+        constraints = soft_margin_blocks(U, d, gamma, self.nu, self.has_caps, cap=self.cap_vector)
         problem = cp.Problem(cp.Minimize(gamma + self.regularizer(d) / self.eta),
                              list(constraints.values()))
         absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
@@ -195,7 +201,8 @@ class RegularizedLPBoost(Formulation):
         U = self.check_columns(U)
         w = cp.Variable(U.shape[1], nonneg=True, name="w")
         beta = cp.Variable(name="beta")
-        psi_block, psi, penalty = cap_multipliers(self.N, self.nu, self.has_caps)
+        psi_block, psi, penalty = cap_multipliers(self.N, self.nu, self.has_caps,
+                                                  cap=self.cap_vector)
         variables = {"w": w, **psi_block, "beta": beta}
         s = U @ w + psi + beta
         objective = -self.conjugate(-self.eta * s) / self.eta - beta - penalty
@@ -206,7 +213,7 @@ class RegularizedLPBoost(Formulation):
     # -- numpy objectives ------------------------------------------------------------------
     def in_domain(self, d: np.ndarray, tol: float = 1e-7) -> bool:
         return bool(abs(d.sum() - 1) <= tol and d.min() >= -tol
-                    and d.max() <= 1.0 / self.nu + tol)
+                    and bool(np.all(d <= self.cap + tol)))
 
     def primal_objective(self, U: np.ndarray, d: np.ndarray) -> float:
         U = self.check_columns(U)
@@ -214,10 +221,11 @@ class RegularizedLPBoost(Formulation):
         if not self.in_domain(d):
             return math.inf
         max_edge = float((U.T @ d).max()) if U.shape[1] else -1.0
-        return max_edge + self.regularizer_value(np.clip(d, 0.0, 1.0 / self.nu)) / self.eta
+        return max_edge + self.regularizer_value(np.clip(d, 0.0, self.cap)) / self.eta
 
     def primal_feasible(self, d: np.ndarray) -> np.ndarray:
-        return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
+        return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu,
+                                           cap=self.cap_vector)
 
     def _slack_margins(self, U: np.ndarray, point) -> np.ndarray:
         s = U @ np.asarray(point["w"], dtype=float)
@@ -254,7 +262,7 @@ class RegularizedLPBoost(Formulation):
         """Theta(w, psi, beta) (the dual model's objective, in numpy)."""
         s = self._slack_margins(U, point)
         psi = point.get("psi")
-        penalty = float(np.sum(psi)) / self.nu if (psi is not None and self.has_caps) else 0.0
+        penalty = float(np.sum(self.cap * psi)) if (psi is not None and self.has_caps) else 0.0
         return -self.conjugate_value(-self.eta * (s + beta)) / self.eta - beta - penalty
 
     def dual_objective(self, U: np.ndarray, point) -> float:
@@ -297,7 +305,7 @@ class RegularizedLPBoost(Formulation):
             return Certificate(point, d, self.primal_objective(U, d),
                                self.dual_value(U, point, beta))
         m = U @ w
-        cap = 1.0 / self.nu
+        cap = self.cap  # 1/nu, or per-example caps (sample weights)
 
         def capped(beta: float) -> np.ndarray:
             return np.minimum(self.conjugate_gradient(-self.eta * (m + beta)), cap)

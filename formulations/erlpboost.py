@@ -9,6 +9,10 @@ sigma = 1 (Pinsker: Delta(d, d') >= ||d - d'||_1^2 / 2) and B = ln(1/(nu min d0)
 uniform d0, thesis §3.2.5), so eta = max((2/eps) ln(N/nu), 1/2) and T <= max(32 ln(N/nu)/eps^2,
 8/eps) (Thm 3.10; Thm 3.12 doubles it for the practical rule).
 
+``sample_weight`` s (docs/theory.md, "Sample weights"): the same program with per-example caps
+``d_n <= s_n N / (nu sum s)`` and the prior d0 = s / sum s (the default; for integer s the
+aggregate of the rows repeated s_n times with the uniform prior), B = max_n ln(cap_n / d0_n).
+
 Fast paths (each compared by the verifier with the version derived from the two expressions):
 (3.11) with the optimal beta (3.16) in closed form, Theta (3.10) by logsumexp, and the exact psi for
 fixed w by the capped entropic projection (O(N log N)).
@@ -34,6 +38,7 @@ class ERLPBoost(RegularizedLPBoost):
     cones = ("exp",)
     fast_paths = ("regularizer_value", "conjugate_value", "conjugate_gradient", "optimal_beta",
                   "best_response", "regularizer_gradient")
+    supports_sample_weight = True
 
     # -- the declared math -------------------------------------------------------------------
     def regularizer(self, d):
@@ -48,6 +53,8 @@ class ERLPBoost(RegularizedLPBoost):
         return 1.0
 
     def range_bound(self):
+        if self.sample_weight is not None:  # R(d) <= max_n ln(cap_n / d0_n) on the capped simplex
+            return math.log(float(np.max(self.cap_vector / self.d0)))
         return math.log(1.0 / (self.nu * float(np.min(self.d0))))
 
     # -- fast paths --------------------------------------------------------------------------
@@ -74,10 +81,13 @@ class ERLPBoost(RegularizedLPBoost):
         w = np.asarray(w, dtype=float)
         log_d0 = self._log_d0()
         log_a = log_d0 - self.eta * (U @ w)
-        proj = capped_entropic_projection(log_a, self.nu if self.has_caps else 1.0)
+        proj = capped_entropic_projection(log_a, self.nu if self.has_caps else 1.0,
+                                          cap=self.cap_vector)
+        # ln(1/cap): ln(nu), or per example with sample weights
+        log_nu = np.log(self.nu) if self.cap_vector is None else -np.log(self.cap_vector)
         psi = np.zeros(self.N)
         if self.has_caps:
-            psi[proj.capped] = (np.log(self.nu) + proj.log_scale + log_a[proj.capped]) / self.eta
+            psi[proj.capped] = (log_nu + proj.log_scale + log_a)[proj.capped] / self.eta
             psi = np.maximum(psi, 0.0)
         beta = (-1.0 - proj.log_scale) / self.eta
         point = Multipliers(w=w, psi=psi, beta=beta)
@@ -96,7 +106,7 @@ class ERLPBoost(RegularizedLPBoost):
             # projection's 1e-12 slack of the cap); on it, the k capped exponentials
             exponent = log_a[proj.capped] - self.eta * psi[proj.capped] + proj.log_scale
             conjugate = float(d.sum(where=~proj.capped)) + float(np.exp(exponent).sum())
-            penalty = float(psi.sum()) / self.nu if self.has_caps else 0.0
+            penalty = float(np.sum(self.cap * psi)) if self.has_caps else 0.0
             dual = -conjugate / self.eta - beta - penalty
         return Certificate(point, d, primal, dual, edges=edges)
 

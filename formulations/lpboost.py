@@ -15,6 +15,10 @@ Dual (w-domain), thesis (2.2) with rho = -beta (the soft margin)::
 
 For fixed w the best psi is ``max(0, rho - U w)`` (erratum #2: the thesis prints min) and the
 value is the average of the nu smallest margins (:func:`dualboost.margins.soft_margin`).
+
+``sample_weight`` s (docs/theory.md, "Sample weights"): the same LP with per-example caps
+``d_n <= s_n N / (nu sum s)`` in place of 1/nu and the dual penalty ``caps . psi``; for integer s
+it is the LP of the rows repeated s_n times, aggregated (nu/N is the fraction of total weight).
 There is no closed-form map from w to d (the LP's d is generally not unique), and no iteration
 bound: the thesis's instance (Thm 2.5) needs N/2 iterations.
 """
@@ -28,7 +32,7 @@ import numpy as np
 
 from dualboost.formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from dualboost.margins import capped_simplex_minimizer, lp_slacks
-from dualboost.params import EPS, NU
+from dualboost.params import EPS, NU, SAMPLE_WEIGHT
 from dualboost.projection import euclidean_capped_projection
 
 
@@ -36,7 +40,7 @@ class LPBoost(Formulation):
     name = "lpboost"
     summary = "soft-margin LPBoost (nu = 1: hard margin)"
     equations = "thesis (2.2), (2.3); Algorithm 2.1"
-    params = (NU, EPS)
+    params = (NU, EPS, SAMPLE_WEIGHT)
     capabilities = Capabilities(strictly_convex=False, cones=("lp",),
                                 closed_forms=("dual_objective", "best_response"),
                                 primal_form="lp")
@@ -44,7 +48,7 @@ class LPBoost(Formulation):
 
     @property
     def has_caps(self) -> bool:
-        return self.nu > 1
+        return self.nu > 1 or self.sample_weight is not None
 
     def primal(self, U):
         U = self.check_columns(U)
@@ -52,7 +56,7 @@ class LPBoost(Formulation):
         gamma = cp.Variable(name="gamma")
         constraints = {"w": U.T @ d <= gamma}
         if self.has_caps:
-            constraints["psi"] = d <= 1.0 / self.nu
+            constraints["psi"] = d <= self.cap
         constraints["beta"] = cp.sum(d) == 1
         problem = cp.Problem(cp.Minimize(gamma), list(constraints.values()))
         absent = {} if self.has_caps else {"psi": np.zeros(self.N)}
@@ -67,7 +71,7 @@ class LPBoost(Formulation):
         if self.has_caps:
             psi = cp.Variable(self.N, nonneg=True, name="psi")
             variables["psi"] = psi
-            slack, penalty = psi, cp.sum(psi) / self.nu
+            slack, penalty = psi, cp.sum(cp.multiply(self.cap, psi))
         variables["beta"] = beta
         problem = cp.Problem(cp.Maximize(-beta - penalty),
                              [U @ w + slack + beta >= 0, cp.sum(w) == 1])
@@ -77,12 +81,13 @@ class LPBoost(Formulation):
     def primal_objective(self, U, d):
         U = self.check_columns(U)
         d = np.asarray(d, dtype=float)
-        if abs(d.sum() - 1) > 1e-7 or d.min() < -1e-7 or d.max() > 1.0 / self.nu + 1e-7:
+        if abs(d.sum() - 1) > 1e-7 or d.min() < -1e-7 or np.any(d > self.cap + 1e-7):
             return math.inf
         return float((U.T @ d).max()) if U.shape[1] else -1.0
 
     def primal_feasible(self, d):
-        return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
+        return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu,
+                                           cap=self.cap_vector)
 
     def dual_feasible(self, U, point):
         w = np.clip(np.asarray(point["w"], dtype=float).reshape(-1), 0.0, None)
@@ -108,15 +113,15 @@ class LPBoost(Formulation):
             beta = -slack_margins.min()
         elif (slack_margins + beta).min() < -1e-9 * (1 + abs(beta)):
             return -math.inf  # the Lagrange dual function is -inf off U w + psi + beta >= 0
-        return float(-beta - psi.sum() / self.nu)
+        return float(-beta - np.sum(self.cap * psi))
 
     def best_response(self, U, w):
         U = self.check_columns(U)
         w = np.asarray(w, dtype=float)
         margins = U @ w
-        psi = lp_slacks(margins, self.nu) if self.has_caps else np.zeros(self.N)
+        psi = lp_slacks(margins, self.nu, self.cap_vector) if self.has_caps else np.zeros(self.N)
         beta = -float((margins + psi).min())
-        d = capped_simplex_minimizer(margins, self.nu)
+        d = capped_simplex_minimizer(margins, self.nu, self.cap_vector)
         point = Multipliers(w=w, psi=psi, beta=beta)
         return Certificate(point, d, self.primal_objective(U, d),
                            self.dual_objective(U, Multipliers(w=w, psi=psi)))
@@ -145,7 +150,8 @@ class LPBoost(Formulation):
         d = np.asarray(d, dtype=float)
         return soft_margin_system(U, d, np.zeros(self.N), self.nu, self.has_caps,
                                   row_weights=self.kkt_row_weights(d),
-                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)})
+                                  absent={} if self.has_caps else {"psi": np.zeros(self.N)},
+                                  cap=self.cap_vector)
 
 
 FORMULATION = LPBoost

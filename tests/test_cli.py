@@ -157,7 +157,8 @@ def test_worst_case_lpboost(tmp_path, capsys) -> None:
     doc = load_json(out)
     check_common(doc)
     assert doc["formulation"] == "lpboost" and doc["algorithm"] == "lpboost"
-    assert doc["parameters"] == {"nu": 1.0, "eps": 0.01}  # lpboost declares nu and eps only
+    # lpboost declares nu, eps and sample_weight (None: unit weights)
+    assert doc["parameters"] == {"nu": 1.0, "eps": 0.01, "sample_weight": None}
     assert doc["algorithm_parameters"] == {}
     assert doc["status"] == "converged" and doc["success"] is True
     assert doc["eta"] is None
@@ -582,7 +583,7 @@ def test_param_nu_reaches_the_formulation(tmp_path, capsys) -> None:
         assert code == 0, capsys.readouterr().err
         doc = load_json(out)
         check_common(doc)
-        assert doc["parameters"] == {"nu": 5.0, "eps": eps}
+        assert doc["parameters"] == {"nu": 5.0, "eps": eps, "sample_weight": None}
         # LPBoost's certified bound: optimum - eps <= Theta^T <= optimum (Alg. 2.1 step (c))
         assert optimum - eps - 1e-9 <= doc["dual_objective"] <= optimum + 1e-7
         docs.append(doc)

@@ -421,8 +421,11 @@ def test_integer_sample_weight_equals_repeated_rows(small, name):
     repeated = DualBoostClassifier(formulation=name, nu_frac=0.2, eps=0.05).fit(
         np.repeat(X, sw, axis=0), np.repeat(y, sw))
     # nu counts the total weight: nu = nu_frac * sum(s)
-    assert weighted.nu_ == pytest.approx(0.2 * sw.sum()) == repeated.nu_
-    np.testing.assert_array_equal(weighted.decision_function(X), repeated.decision_function(X))
+    assert weighted.nu_ == pytest.approx(0.2 * sw.sum()) == pytest.approx(repeated.nu_)
+    # the weights are passed on (per-example caps, docs/theory.md "Sample weights"), not repeated
+    assert weighted.parameters_.get("sample_weight") is not None
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X),
+                               atol=1e-6)
     np.testing.assert_array_equal(weighted.predict(X), repeated.predict(X))
 
 
@@ -445,15 +448,25 @@ def test_sample_weight_ones_is_no_weight(small):
 
 
 @pytest.mark.parametrize("sw, match", [
-    (np.full(40, 0.5), "non-negative integers"),
-    (np.r_[np.ones(39), 1.5], "non-negative integers"),
     (np.r_[np.ones(39), -1.0], "Negative values"),
-    (np.zeros(40), "non-zero"),
+    (np.zeros(40), "non-zero|zero for every row"),
 ])
 def test_bad_sample_weight(small, sw, match):
     X, y = small
     with pytest.raises(ValueError, match=match):
         DualBoostClassifier(eps=0.1).fit(X, y, sample_weight=sw)
+
+
+@pytest.mark.parametrize("sw", [np.full(40, 0.5), np.r_[np.ones(39), 1.5]])
+def test_non_integer_sample_weight_unsupported_formulation(small, sw):
+    """A formulation without the aggregated weighted form (docs/theory.md, "Sample weights")
+    refuses non-integer weights by name; integer weights still work by repeating rows."""
+    X, y = small
+    est = DualBoostClassifier(formulation="erlpboost_l2", eps=0.1)
+    with pytest.raises(ValueError, match="Sample weights.*integer weights"):
+        est.fit(X, y, sample_weight=sw)
+    est.fit(X, y, sample_weight=np.r_[np.ones(39), 2.0])
+    assert est.nu_ == pytest.approx(0.1 * 41)
 
 
 def test_multiclass_error_names_one_vs_rest(small):

@@ -94,7 +94,10 @@ class Algorithm(ABC):
         self.kkt = kkt
         self.N = formulation.N
         self.U = np.empty((self.N, 0))
-        self.d = np.asarray(getattr(formulation, "d0", np.full(self.N, 1.0 / self.N)), float)
+        # d^0: the prior, else uniform (s / sum s with sample weights: the repeated rows' 1/N')
+        weights = getattr(formulation, "sample_weight", None)
+        start = np.full(self.N, 1.0 / self.N) if weights is None else weights / weights.sum()
+        self.d = np.asarray(getattr(formulation, "d0", start), float)
         self.done = False
         self.status, self.message = "max_iter", ""
 
@@ -209,7 +212,8 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         message=algorithm.message,
         primal_objective=out.primal_objective,
         dual_objective=out.dual_objective,
-        soft_margin=soft_margin(columns @ out.weights, nu) if columns.shape[1] else -1.0,
+        soft_margin=(soft_margin(columns @ out.weights, nu, getattr(f, "sample_weight", None))
+                     if columns.shape[1] else -1.0),
         lp_value=out.lp_value,
         seconds=time.perf_counter() - start,
         master_seconds=sum(r.master_seconds for r in history),

@@ -37,20 +37,22 @@ STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or
 
 
 def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
-                        w_start: np.ndarray | None = None) -> float:
+                        w_start: np.ndarray | None = None,
+                        sample_weight: np.ndarray | None = None) -> float:
     """P_LP^T: the soft-margin LP (2.3) over the selected columns, certified by its dual.
 
     The thesis states every algorithm's guarantee on it (g - P_LP^T <= eps, Lemmas 3.3, 3.5).
     With ``w_start`` (the last master's w) it is solved by sifting over the examples
     (:mod:`dualboost.masters.sifting`), otherwise, or when that does not certify, whole.
+    ``sample_weight``: the weighted LP (per-example caps; docs/theory.md "Sample weights").
     """
     from formulations.lpboost import LPBoost
 
-    lp = LPBoost(U.shape[0], nu=nu)
+    lp = LPBoost(U.shape[0], nu=nu, sample_weight=sample_weight)
     if solver is None and w_start is not None and U.shape[1]:
         from ..masters.sifting import sifted_soft_margin_lp
 
-        sifted = sifted_soft_margin_lp(U, nu, w_start)
+        sifted = sifted_soft_margin_lp(U, nu, w_start, caps=lp.cap_vector)
         if sifted is not None:
             cert = lp.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
             if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)):
@@ -63,11 +65,14 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
     return cert.dual_value
 
 
-def independent_lp_value_and_d(U: np.ndarray, nu: float) -> tuple[float, np.ndarray]:
+def independent_lp_value_and_d(U: np.ndarray, nu: float,
+                               sample_weight: np.ndarray | None = None
+                               ) -> tuple[float, np.ndarray]:
     """P_LP of the soft-margin LP (2.3) on the columns U and its d, by scipy's HiGHS directly (no
     formulation code, no cvxpy): the independent re-solve of the verifier's claims (L5, G1).
 
-    Variables (d, gamma): min gamma s.t. U^T d - gamma <= 0, sum(d) = 1, 0 <= d <= 1/nu.
+    Variables (d, gamma): min gamma s.t. U^T d - gamma <= 0, sum(d) = 1, 0 <= d <= 1/nu (with
+    ``sample_weight`` s: 0 <= d_n <= s_n N / (nu sum s)).
     """
     from scipy.optimize import linprog
 
@@ -80,17 +85,20 @@ def independent_lp_value_and_d(U: np.ndarray, nu: float) -> tuple[float, np.ndar
     A_ub = np.hstack([U.T, -np.ones((t, 1))])
     A_eq = np.zeros((1, N + 1))
     A_eq[0, :N] = 1.0
-    bounds = [(0.0, 1.0 / nu)] * N + [(None, None)]
+    caps = np.full(N, 1.0 / nu) if sample_weight is None else \
+        np.asarray(sample_weight, dtype=float) * (N / (nu * float(np.sum(sample_weight))))
+    bounds = [(0.0, float(cap)) for cap in caps] + [(None, None)]
     solution = linprog(c, A_ub=A_ub, b_ub=np.zeros(t), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
                        method="highs")
     if solution.status != 0:
         raise RuntimeError(f"HiGHS could not solve the LP (2.3): {solution.message}")
-    return float(solution.fun), np.clip(solution.x[:N], 0.0, 1.0 / nu)
+    return float(solution.fun), np.clip(solution.x[:N], 0.0, caps)
 
 
-def independent_lp_value(U: np.ndarray, nu: float) -> float:
+def independent_lp_value(U: np.ndarray, nu: float,
+                         sample_weight: np.ndarray | None = None) -> float:
     """P_LP of (2.3) on U (see :func:`independent_lp_value_and_d`)."""
-    return independent_lp_value_and_d(U, nu)[0]
+    return independent_lp_value_and_d(U, nu, sample_weight)[0]
 
 
 def _run_slack(result, tol: float) -> float:
@@ -225,7 +233,8 @@ class LPBoostAlgorithm(_TotallyCorrective):
                              f"the run did not stop by its rule ({result.status})"))
         else:
             nu = float(getattr(formulation, "nu", 1.0))
-            p_lp = independent_lp_value(result.columns, nu)
+            p_lp = independent_lp_value(result.columns, nu,
+                                        getattr(formulation, "sample_weight", None))
             gamma_hat = min(r.edge for r in result.history)
             value = gamma_hat - p_lp
             out.append(Claim("L5", "stop: gamma_hat - P_LP^T (independent LP solve) <= eps",
@@ -296,7 +305,9 @@ class RegularizedAlgorithm(_TotallyCorrective):
     def output(self):
         nu = getattr(self.formulation, "nu", 1.0)
         w = self.cert.w if self.cert is not None else None
-        return self._output(self.stopping, restricted_lp_value(self.U, nu, self.solver, w))
+        weights = getattr(self.formulation, "sample_weight", None)
+        return self._output(self.stopping,
+                            restricted_lp_value(self.U, nu, self.solver, w, weights))
 
     @classmethod
     def claims(cls, result, formulation, tol):
@@ -361,7 +372,7 @@ class RegularizedAlgorithm(_TotallyCorrective):
             nu = float(getattr(f, "nu", 1.0))
             w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
             w = w / w.sum() if w.sum() > 0 else w
-            margin = soft_margin(result.columns @ w, nu)
+            margin = soft_margin(result.columns @ w, nu, getattr(f, "sample_weight", None))
             min_edge = min(r.edge for r in result.history)
             value = margin - (min_edge - eps)
             ok = value >= -slack if result.success else None

@@ -81,6 +81,8 @@ class HighsLPMaster(Master):
         lower = np.zeros(N + 1)
         lower[N] = -inf
         uppers = np.full(N + 1, upper)
+        if self.caps:  # per-example caps with sample weights (the formulation's cap vector)
+            uppers[:N] = getattr(self.formulation, "cap", upper)
         uppers[N] = inf
         h.addCols(N + 1, costs, lower, uppers, 0, np.zeros(N + 1, dtype=np.int32),
                   np.zeros(0, dtype=np.int32), np.zeros(0))

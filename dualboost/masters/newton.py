@@ -97,7 +97,8 @@ class ProjectedNewtonMaster(Master):
         grad R*, whose derivative is the inverse of R's curvature; h = d for the relative
         entropy, thesis (3.11); d (1 - nu d) for the binary one, (3.27))."""
         f = self.formulation
-        cap = 1.0 / float(getattr(f, "nu", 1.0))
+        cap = getattr(f, "cap", None)  # per-example caps with sample weights
+        cap = 1.0 / float(getattr(f, "nu", 1.0)) if cap is None else cap
         inside = d > 1e-12 * float(d.max(initial=0.0))
         if getattr(f, "has_caps", False):
             inside &= d < cap * (1.0 - 1e-9)

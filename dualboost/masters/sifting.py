@@ -22,7 +22,6 @@ result is not trusted on its own: the caller certifies it with the formulation's
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,24 +44,28 @@ class SiftedLP:
 
 def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None = None,
                           tol: float = 1e-10, max_rounds: int = 100,
-                          batch: int | None = None) -> SiftedLP | None:
+                          batch: int | None = None,
+                          caps: np.ndarray | None = None) -> SiftedLP | None:
     """Solve (2.3) on the columns U by sifting (module docstring); None when it does not settle
     (an LP status other than optimal, or ``max_rounds`` rounds), so the caller solves it whole.
 
     ``w_start`` (weights on the columns, e.g. a regularized master's w) places the first
-    working set; uniform weights otherwise."""
+    working set; uniform weights otherwise. ``caps``: per-example caps in place of 1/nu (sample
+    weights, docs/theory.md "Sample weights")."""
     import highspy
 
     U = np.asarray(U, dtype=float)
     N, t = U.shape
     if t == 0 or N == 0:
         return None
-    cap = min(1.0 / nu, 1.0)
+    cap = np.full(N, min(1.0 / nu, 1.0)) if caps is None else \
+        np.minimum(np.asarray(caps, dtype=float), 1.0)
     if w_start is None or np.asarray(w_start).shape != (t,) or not np.all(np.isfinite(w_start)):
         w_start = np.full(t, 1.0 / t)
     margins = U @ np.clip(np.asarray(w_start, dtype=float), 0.0, None)
     order = np.argsort(margins, kind="stable")
-    threshold = min(int(math.floor(1.0 / cap)), N)  # examples capped by the inner minimum
+    # examples capped by the inner minimum: the smallest margins whose caps sum to at most 1
+    threshold = min(int(np.searchsorted(np.cumsum(cap[order]), 1.0 + 1e-12, side="right")), N)
     size = min(N, 2 * (t + 1) + 100)
     start = max(0, min(N - size, threshold - size // 2))
     status = np.zeros(N, dtype=np.int8)  # -1 capped, 0 at zero, 1 working
@@ -74,18 +77,18 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         working = np.flatnonzero(status == 1)
         capped = status == -1
         n_capped = int(np.count_nonzero(capped))
-        mass = 1.0 - cap * n_capped
-        if mass < -1e-12 or mass > cap * working.size + 1e-12:
+        mass = 1.0 - float(cap[capped].sum())
+        if mass < -1e-12 or mass > float(cap[working].sum()) + 1e-12:
             return None  # the fixed part leaves no feasible working set (cannot happen from the
             # placement above; guarded so that a wrong d is never returned)
-        fixed_edges = cap * U[capped].sum(axis=0) if n_capped else np.zeros(t)
+        fixed_edges = cap[capped] @ U[capped] if n_capped else np.zeros(t)
         block = U[working]  # |S| x t
         s = working.size
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = s + 1, t + 1
         lp.col_cost_ = np.append(np.zeros(s), 1.0)
         lp.col_lower_ = np.append(np.zeros(s), -inf)
-        lp.col_upper_ = np.append(np.full(s, cap), inf)
+        lp.col_upper_ = np.append(cap[working], inf)
         lp.row_lower_ = np.append(mass, np.full(t, -inf))
         lp.row_upper_ = np.append(mass, -fixed_edges)
         # column-wise: d_n has 1 in row 0 and U_nq in row q; gamma has -1 in rows 1..t
@@ -111,7 +114,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         entering = ((status == 0) & (reduced < -tol)) | (capped & (reduced > tol))
         if not entering.any():
             d = np.where(capped, cap, 0.0)
-            d[working] = np.clip(np.asarray(solution.col_value[:s], dtype=float), 0.0, cap)
+            d[working] = np.clip(np.asarray(solution.col_value[:s], dtype=float), 0.0,
+                                 cap[working])
             at_cap = d >= cap * (1.0 - 1e-12)
             psi = np.where(at_cap, np.clip(-reduced, 0.0, None), 0.0)
             return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s)
