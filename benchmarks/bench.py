@@ -184,7 +184,7 @@ class Instance:
     missing: str  # what is absent when load() returns None
     nu_fracs: tuple
     eps: tuple
-    algorithms: tuple = ("lpboost", "erlpboost")
+    algorithms: tuple = ("lpboost", "erlpboost", "softboost")  # those in --algorithms run
     big: bool = False  # the reference path is skipped unless --reference-big
     max_iter: int | None = None  # None: --max-iter
     cli: tuple = ()  # (algorithm, eps) pairs also timed as a `dualboost fit` command
@@ -618,8 +618,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--suite", type=_csv((*SUITES, "all")), default=["all"],
                    help="comma-separated: german, breast_cancer, a9a, twonorm, quick, all "
                         "(default all)")
-    p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost")),
-                   default=["lpboost", "erlpboost"], help="default lpboost,erlpboost")
+    p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost", "softboost")),
+                   default=["lpboost", "erlpboost"],
+                   help="default lpboost,erlpboost; softboost (Algorithm 3.1) on request")
     p.add_argument("--paths", type=_csv(tuple(PATHS)), default=["fast", "reference"],
                    help="master paths: fast (master='auto'), reference (the cvxpy models); "
                         "default fast,reference")
