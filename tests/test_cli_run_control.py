@@ -90,7 +90,8 @@ def _boost_with(bc, oracle_at=None, solve_at=None, monkeypatch=None, formulation
     from dualboost.oracles import make_oracle
     from dualboost.registry import load_formulation
 
-    f = load_formulation(formulation)(bc.N, nu=50.0, eps=1e-6)
+    nu = {} if formulation == "totalboost" else {"nu": 50.0}  # TotalBoost: nu = 1
+    f = load_formulation(formulation)(bc.N, eps=1e-6, **nu)
     oracle = make_oracle("stumps").fit(bc.X, bc.y)
     if oracle_at is not None:
         oracle = _InterruptingOracle(oracle, oracle_at)
@@ -134,6 +135,21 @@ def test_interrupted_erlpboost_bracket(bc, monkeypatch):
     last = [r for r in res.history if r.solved][-1]
     assert res.primal_objective == last.primal and res.dual_objective == last.dual
     assert res.dual_objective <= res.primal_objective + 1e-9
+
+
+@pytest.mark.parametrize("formulation", ["softboost", "totalboost"])
+def test_interrupted_softboost_keeps_the_lp_of_its_columns(bc, formulation):
+    """SoftBoost's output is the LP (2.2) over the kept columns (thesis Alg. 3.1): after an
+    interrupt it is that of the columns of the last solved iteration, certified."""
+    res = _boost_with(bc, oracle_at=4, formulation=formulation)
+    assert res.status == "interrupted" and not res.success and res.iterations == 3
+    _check_lp_bracket(res, 50 if formulation == "softboost" else 1)
+
+
+def test_time_limit_stops_softboost_after_the_first_step(bc):
+    res = api.run(bc.X, bc.y, formulation="softboost", nu=50, eps=1e-3, time_limit=1e-9)
+    assert res.status == "time_limit" and res.iterations == 1
+    _check_lp_bracket(res, 50)
 
 
 # ---------------------------------------------------------------------------------------------
