@@ -171,11 +171,15 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), edges - gamma,
                             equality=False)}
     rows = np.arange(1, n)
+    ones = np.ones(N)
     if caps:
-        eye = sparse.csc_array((np.ones(N), (rows, np.arange(N))), shape=(n, N))
+        # built in CSC form directly (column n holds one 1 in row n + 1): no coordinate sort
+        eye = sparse.csc_array((ones, rows.astype(np.int32), np.arange(N + 1, dtype=np.int32)),
+                               shape=(n, N))
         blocks["psi"] = KKTBlock(eye, d - (1.0 / nu if cap is None else cap), equality=False)
-    blocks["beta"] = KKTBlock(sparse.csc_array(np.concatenate([[0.0], np.ones(N)])[:, None]),
-                              np.array([d.sum() - 1.0]), equality=True, scalar=True)
+    column = sparse.csc_array((ones, rows.astype(np.int32), np.array([0, N], dtype=np.int32)),
+                              shape=(n, 1))
+    blocks["beta"] = KKTBlock(column, np.array([d.sum() - 1.0]), equality=True, scalar=True)
     weights = np.ones(n)
     if row_weights is not None:
         weights[1:] = np.clip(row_weights, 0.0, 1.0)

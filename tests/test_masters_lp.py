@@ -196,3 +196,21 @@ def test_a_copy_of_the_shipped_file_keeps_the_reference_path(tmp_path):
                                                           'name = "my_lp"'))
     F = load_formulation(str(path))
     assert F is not shipped.LPBoost and F(8, nu=2.0).fast_master() is None
+
+
+@pytest.mark.parametrize("nu", [1.0, 37.5])
+def test_sifting_solves_agree_with_the_warm_whole_lp(nu):
+    """The same master run column by column with sifting forced and with the warm whole LP:
+    the same certified optimum at every step (the LP value is unique, its w need not be)."""
+    rng = np.random.default_rng(3)
+    N = 300
+    U_all = rng.choice([-1.0, 1.0], size=(N, 40))
+    f = LPBoost(N, nu=nu)
+    sifting, warm = HighsLPMaster(f, sifting=True), HighsLPMaster(f, sifting=False)
+    for t in range(1, U_all.shape[1] + 1):
+        a, b = sifting.solve(U_all[:, :t], 1e-9), warm.solve(U_all[:, :t], 1e-9)
+        assert "fallback" not in a.status and "fallback" not in b.status
+        assert a.certificate.dual_value == pytest.approx(b.certificate.dual_value, abs=1e-9)
+        assert a.certificate.gap <= 1e-9
+        # the first solve has no w to place the working set: the whole LP
+        assert sifting.path == ("highs-warm" if t == 1 else "highs-sifting")

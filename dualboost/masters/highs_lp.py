@@ -57,13 +57,46 @@ class HighsLPMaster(Master):
 
     path = "highs-warm"
 
-    def __init__(self, formulation):
+    def __init__(self, formulation, sifting: bool | None = None):
         self.formulation = formulation
         self.N = int(formulation.N)
         self.nu = float(getattr(formulation, "nu", 1.0))
         self.caps = bool(getattr(formulation, "has_caps", self.nu > 1))
         self._highs = None
         self._U = np.zeros((self.N, 0))
+        #: None: sift when N is large against the working set (:meth:`_sifting_pays`)
+        self.sifting = sifting
+        self._w: np.ndarray | None = None
+
+    def _sifting_pays(self, t: int) -> bool:
+        """Sifting (:mod:`dualboost.masters.sifting`) from the previous w: each solve prices all
+        N examples once per round (O(N t)) and solves an LP on about 2 (t + 1) + 100 of them,
+        where the warm dual simplex on the whole LP pivots over dense rows of length N, and its
+        pivots per new row grow with N (twonorm, t = 100: about 250 at N = 1e4). It pays when
+        N is several times that working set; the first solve has no w to place it."""
+        if self._w is None or self.sifting is False:
+            return False
+        return bool(self.sifting) or self.N >= 8 * (2 * (t + 1) + 100)
+
+    def _sifted(self, U: np.ndarray, gap_tol: float) -> MasterSolve | None:
+        from .sifting import sifted_soft_margin_lp
+
+        t = U.shape[1]
+        w_start = np.zeros(t)
+        w_start[:min(t, self._w.size)] = self._w[:t]
+        caps = getattr(self.formulation, "cap", None) if self.caps else None
+        sifted = sifted_soft_margin_lp(U, self.nu, w_start,
+                                       caps=caps if np.ndim(caps) == 1 else None)
+        if sifted is None:
+            return None
+        certificate = self.formulation.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
+        scale = 1.0 + abs(certificate.primal_value) + abs(certificate.dual_value)
+        if not -1e-12 * scale <= certificate.gap <= gap_tol:
+            return None
+        return MasterSolve(certificate=certificate,
+                           multipliers={"w": sifted.w, "psi": sifted.psi, "beta": sifted.beta},
+                           solver="HIGHS", status=f"optimal (sifting: {sifted.rounds} rounds, "
+                           f"{sifted.working_set} of {self.N} examples)")
 
     # -- the HiGHS model ----------------------------------------------------------------------
     def _build(self) -> None:
@@ -105,6 +138,12 @@ class HighsLPMaster(Master):
         t = U.shape[1]
         if t == 0:
             return self.reference(U, gap_tol, "no columns")
+        if self._sifting_pays(t):
+            solved = self._sifted(U, gap_tol)
+            if solved is not None:
+                self.path, self._w = "highs-sifting", np.asarray(solved.certificate.w).copy()
+                return solved
+        self.path = "highs-warm"
         known = self._U.shape[1]
         if self._highs is None or t < known or not np.array_equal(U[:, :known], self._U):
             self._build()
@@ -134,6 +173,7 @@ class HighsLPMaster(Master):
             return self.reference(U, gap_tol, f"certified gap {certificate.gap:.3g} outside "
                                    f"[0, gap_tol = {gap_tol:g}] on HiGHS's warm solve")
         iterations = int(h.getInfo().simplex_iteration_count)
+        self._w = np.asarray(certificate.w, dtype=float).copy()
         return MasterSolve(certificate=certificate,
                            multipliers={"w": w, "psi": psi, "beta": beta}, solver="HIGHS",
                            status=f"optimal (warm dual simplex, {iterations} pivots)")
