@@ -67,6 +67,7 @@ class HighsLPMaster(Master):
         #: None: sift when N is large against the working set (:meth:`_sifting_pays`)
         self.sifting = sifting
         self._w: np.ndarray | None = None
+        self._support: np.ndarray | None = None  # the last sifted solve's fractional examples
 
     def _sifting_pays(self, t: int) -> bool:
         """Sifting (:mod:`dualboost.masters.sifting`) from the previous w: each solve prices all
@@ -89,9 +90,11 @@ class HighsLPMaster(Master):
         w_start[:min(t, self._w.size)] = self._w[:t]
         caps = getattr(self.formulation, "cap", None) if self.caps else None
         sifted = sifted_soft_margin_lp(U, self.nu, w_start,
-                                       caps=caps if np.ndim(caps) == 1 else None)
+                                       caps=caps if np.ndim(caps) == 1 else None,
+                                       working_start=self._support)
         if sifted is None:
             return None
+        self._support = sifted.support
         certificate = self.formulation.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
         scale = 1.0 + abs(certificate.primal_value) + abs(certificate.dual_value)
         if not -1e-12 * scale <= certificate.gap <= gap_tol:

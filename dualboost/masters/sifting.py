@@ -16,8 +16,11 @@ LP: it is optimal. Each round costs one product ``U w`` (O(N t)) plus the small 
 cold simplex on the whole LP pivots over rows of length N (a9a, N = 29,305, t = 78: 2.3 s cold,
 under 0.1 s sifted).
 
-This is the classical sifting (sprint) method for LPs with many more columns than rows. The
-result is not trusted on its own: the caller certifies it with the formulation's exact bracket.
+This is the classical sifting (sprint) method for LPs with many more columns than rows. Within
+one solve the working-set LP is one HiGHS model: entering examples are added as columns (at
+d_n = 0) and the right-hand sides updated, and HiGHS continues from its basis (twonorm N = 1e4,
+LPBoost, T = 100: 10.9 s with a cold model per round, 6.7 s warm). The result is not trusted on
+its own: the caller certifies it with the formulation's exact bracket.
 """
 
 from __future__ import annotations
@@ -40,18 +43,24 @@ class SiftedLP:
     #: small LPs solved, and the size of the last working set
     rounds: int
     working_set: int
+    #: the examples off their bounds (0 < d_n < cap_n): the next working set's core
+    support: np.ndarray | None = None
 
 
 def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None = None,
                           tol: float = 1e-10, max_rounds: int = 100,
                           batch: int | None = None,
-                          caps: np.ndarray | None = None) -> SiftedLP | None:
+                          caps: np.ndarray | None = None,
+                          working_start: np.ndarray | None = None) -> SiftedLP | None:
     """Solve (2.3) on the columns U by sifting (module docstring); None when it does not settle
     (an LP status other than optimal, or ``max_rounds`` rounds), so the caller solves it whole.
 
     ``w_start`` (weights on the columns, e.g. a regularized master's w) places the first
     working set; uniform weights otherwise. ``caps``: per-example caps in place of 1/nu (sample
-    weights, docs/theory.md "Sample weights")."""
+    weights, docs/theory.md "Sample weights"). ``working_start`` (example indices, e.g. the
+    previous solve's ``support``) joins the first working set: a column generation master
+    re-solves an LP that differs by one column, whose fractional examples are mostly the
+    previous ones."""
     import highspy
 
     U = np.asarray(U, dtype=float)
@@ -71,8 +80,12 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     status = np.zeros(N, dtype=np.int8)  # -1 capped, 0 at zero, 1 working
     status[order[:start]] = -1
     status[order[start:start + size]] = 1
+    if working_start is not None and len(working_start):
+        status[np.asarray(working_start, dtype=int)] = 1
     batch = size if batch is None else batch
     inf = highspy.kHighsInf
+    h = None
+    in_model = np.zeros(0, dtype=int)  # the examples that are columns of h, in column order
     for rounds in range(1, max_rounds + 1):
         working = np.flatnonzero(status == 1)
         capped = status == -1
@@ -82,28 +95,19 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             return None  # the fixed part leaves no feasible working set (cannot happen from the
             # placement above; guarded so that a wrong d is never returned)
         fixed_edges = cap[capped] @ U[capped] if n_capped else np.zeros(t)
-        block = U[working]  # |S| x t
-        s = working.size
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = s + 1, t + 1
-        lp.col_cost_ = np.append(np.zeros(s), 1.0)
-        lp.col_lower_ = np.append(np.zeros(s), -inf)
-        lp.col_upper_ = np.append(cap[working], inf)
-        lp.row_lower_ = np.append(mass, np.full(t, -inf))
-        lp.row_upper_ = np.append(mass, -fixed_edges)
-        # column-wise: d_n has 1 in row 0 and U_nq in row q; gamma has -1 in rows 1..t
-        values = np.concatenate([np.hstack([np.ones((s, 1)), block]).ravel(), -np.ones(t)])
-        index = np.concatenate([np.tile(np.arange(t + 1, dtype=np.int32), s),
-                                np.arange(1, t + 1, dtype=np.int32)])
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.append(np.arange(s + 1, dtype=np.int32) * (t + 1),
-                                        s * (t + 1) + t).astype(np.int32)
-        lp.a_matrix_.index_ = index
-        lp.a_matrix_.value_ = values
-        h = highspy.Highs()
-        for key, value in HIGHS_OPTIONS.items():
-            h.setOptionValue(key, value)
-        h.passModel(lp)
+        row_lower = np.append(mass, np.full(t, -inf))
+        row_upper = np.append(mass, -fixed_edges)
+        if h is None:
+            h = _working_lp(U, cap, working, row_lower, row_upper)
+            in_model = working
+        else:
+            # the entering examples become columns of the same model (at d_n = 0, whatever
+            # they were: HiGHS keeps its basis and repairs it from there), the right-hand sides
+            # lose the capped ones that entered
+            new = np.setdiff1d(working, in_model, assume_unique=True)
+            _add_examples(h, U, cap, new, in_model.size)
+            in_model = np.concatenate([in_model, new])
+            h.changeRowsBounds(t + 1, np.arange(t + 1, dtype=np.int32), row_lower, row_upper)
         h.run()
         if h.modelStatusToString(h.getModelStatus()) != "Optimal":
             return None
@@ -112,13 +116,16 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         w, beta = -y[1:], -float(y[0])
         reduced = beta + U @ w  # z_n for every example
         entering = ((status == 0) & (reduced < -tol)) | (capped & (reduced > tol))
+        s = in_model.size
         if not entering.any():
             d = np.where(capped, cap, 0.0)
-            d[working] = np.clip(np.asarray(solution.col_value[:s], dtype=float), 0.0,
-                                 cap[working])
+            values = np.asarray(solution.col_value, dtype=float)
+            d[in_model] = np.clip(values[1:s + 1], 0.0, cap[in_model])
             at_cap = d >= cap * (1.0 - 1e-12)
             psi = np.where(at_cap, np.clip(-reduced, 0.0, None), 0.0)
-            return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s)
+            inside = (d > cap * 1e-12) & ~at_cap
+            return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s,
+                            support=np.flatnonzero(inside))
         # the most violated first, a batch at a time: admitting every violator of a poor first
         # guess makes the working set a large part of the whole LP
         violation = np.where(entering, np.abs(reduced), 0.0)
@@ -130,3 +137,34 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             chosen = np.flatnonzero(entering)
         status[chosen] = 1
     return None
+
+
+def _working_lp(U: np.ndarray, cap: np.ndarray, working: np.ndarray, row_lower: np.ndarray,
+                row_upper: np.ndarray):
+    """The working-set LP as a HiGHS model: column 0 is gamma (cost 1, free; -1 in rows
+    1..t), then one column per working example (1 in row 0, U_nq in row q, bounds [0, cap_n])."""
+    import highspy
+
+    t = U.shape[1]
+    inf = highspy.kHighsInf
+    h = highspy.Highs()
+    for key, value in HIGHS_OPTIONS.items():
+        h.setOptionValue(key, value)
+    h.addRows(t + 1, row_lower, row_upper, 0, np.zeros(t + 1, dtype=np.int32),
+              np.zeros(0, dtype=np.int32), np.zeros(0))
+    h.addCols(1, np.array([1.0]), np.array([-inf]), np.array([inf]), t,
+              np.array([0], dtype=np.int32), np.arange(1, t + 1, dtype=np.int32), -np.ones(t))
+    _add_examples(h, U, cap, working, 0)
+    return h
+
+
+def _add_examples(h, U: np.ndarray, cap: np.ndarray, examples: np.ndarray, known: int) -> None:
+    """Columns for the given examples (dense: 1 in row 0, U_nq in row q)."""
+    s, t = examples.size, U.shape[1]
+    if not s:
+        return
+    values = np.hstack([np.ones((s, 1)), U[examples]]).ravel()
+    index = np.tile(np.arange(t + 1, dtype=np.int32), s)
+    starts = (np.arange(s, dtype=np.int32) * (t + 1)).astype(np.int32)
+    h.addCols(s, np.zeros(s), np.zeros(s), cap[examples].astype(float), s * (t + 1), starts,
+              index, values)
