@@ -407,9 +407,12 @@ class Formulation(ABC):
         """
         if not isinstance(point, Mapping):
             point = {"w": np.asarray(point, dtype=float)}
+        # only a point that brings more than w can beat the best response to its w (the filled-in
+        # psi = 0 of a bare w cannot): then its own value is evaluated too
+        more_than_w = any(v is not None for k, v in point.items() if k != "w")
         point = self.dual_feasible(U, point)
         cert = self.best_response(U, point["w"])
-        if any(v is not None for k, v in point.items() if k != "w"):
+        if more_than_w:
             value = self.dual_objective(U, point)
             if value > cert.dual_value:
                 cert = Certificate(point, cert.d, cert.primal_value, value)
