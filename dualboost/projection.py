@@ -42,10 +42,11 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 30,
     First by fixed point in O(N) per round: scale the uncapped entries to the mass left, cap
     those that now exceed 1/nu, repeat. The capped set only grows and every entry it takes must
     be capped (the scale only rises), so it stops at the sorted method's set, usually in a few
-    rounds; after ``rounds`` the O(N log N) sort below finishes the job. The exponentials are
-    taken once, shifted by the largest entry (a round is then a masked sum, not N exp calls),
-    and again, shifted by the largest uncapped entry, when the uncapped ones fall so far below
-    the first shift that their sum would lose digits.
+    rounds; after ``rounds`` the O(N log N) sort of :func:`vector_capped_entropic_projection`
+    (one cap for all) finishes the job. The exponentials are taken once, shifted by the largest
+    entry (a round is then a masked sum, not N exp calls), and again, shifted by the largest
+    uncapped entry, when the uncapped ones fall so far below the first shift that their sum
+    would lose digits.
     """
     if cap is not None:
         return vector_capped_entropic_projection(log_a, cap)
@@ -84,7 +85,7 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 30,
         capped |= new
         free[new] = 0.0
         k = int(np.count_nonzero(capped))
-    return _sorted_capped_projection(log_a, nu)
+    return vector_capped_entropic_projection(log_a, np.full(N, 1.0 / nu))
 
 
 def _shifted_exp(log_a: np.ndarray, shift: float) -> np.ndarray:
@@ -93,44 +94,6 @@ def _shifted_exp(log_a: np.ndarray, shift: float) -> np.ndarray:
     x = log_a - shift
     np.clip(x, -700.0, 700.0, out=x)
     return np.exp(x, out=x)
-
-
-def _sorted_capped_projection(log_a: np.ndarray, nu: float) -> CappedProjection:
-    """The same projection by sorting: cap the k largest for the smallest k that fits.
-
-    Fewer than nu entries can be capped (each takes 1/nu of the unit mass), so only the
-    K = floor(nu) + 2 largest need an order: they are found by ``argpartition`` (O(N)) and
-    sorted, and the others enter as one log-sum-exp block."""
-    N = log_a.shape[0]
-    K = min(N, int(math.floor(nu)) + 2)
-    if K < N:
-        top = np.argpartition(-log_a, K - 1)[:K]
-        top = top[np.argsort(-log_a[top], kind="stable")]
-        rest = np.ones(N, dtype=bool)
-        rest[top] = False
-        rest_log = log_a[rest]
-        rest_mass, next_log = log_sum_exp(rest_log), float(rest_log.max())
-    else:
-        top = np.argsort(-log_a, kind="stable")
-        rest_mass, next_log = -np.inf, -np.inf
-    sorted_log = log_a[top]
-    # tail[k] = log sum_{i >= k} a_(i) (largest first; tail[K] is the rest), without overflow
-    with np.errstate(invalid="ignore"):
-        tail = np.logaddexp.accumulate(np.append(sorted_log, rest_mass)[::-1])[::-1]
-    log_cap = -np.log(nu)
-    k_values = np.arange(top.size + 1)
-    mass_left = 1.0 - k_values / nu
-    feasible = (mass_left > 0) & np.isfinite(tail)
-    log_scale = np.full(top.size + 1, np.inf)
-    log_scale[feasible] = np.log(mass_left[feasible]) - tail[feasible]
-    # the largest uncapped entry c a_(k) must not exceed the cap (tiny slack for rounding)
-    largest = np.append(sorted_log, next_log)
-    with np.errstate(invalid="ignore"):  # inf + (-inf) where nothing is left: not feasible
-        fits = feasible & (log_scale + largest <= log_cap + 1e-12)
-    k = int(np.argmax(fits)) if fits.any() else int(np.flatnonzero(feasible)[-1])
-    capped = np.zeros(N, dtype=bool)
-    capped[top[:k]] = True
-    return _projection(log_a, nu, float(log_scale[k]), capped)
 
 
 def vector_capped_entropic_projection(log_a: np.ndarray, cap: np.ndarray) -> CappedProjection:
@@ -168,15 +131,6 @@ def vector_capped_entropic_projection(log_a: np.ndarray, cap: np.ndarray) -> Cap
     log_d[capped] = log_cap[capped]
     d = np.exp(log_d)
     d[capped] = cap[capped]
-    return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
-
-
-def _projection(log_a: np.ndarray, nu: float, c: float, capped: np.ndarray) -> CappedProjection:
-    """d_n = min(1/nu, exp(c) a_n), exactly 1/nu on the capped set."""
-    log_d = np.minimum(c + log_a, -np.log(nu))
-    log_d[capped] = -np.log(nu)
-    d = np.exp(log_d)
-    d[capped] = 1.0 / nu
     return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
 
 
