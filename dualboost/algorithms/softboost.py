@@ -40,6 +40,7 @@ from ..formulation import Certificate, Formulation
 from ..margins import soft_margin
 from ..params import Param
 from ..result import BoostResult, IterationRecord
+from ..solvers import SolveRecord
 from . import register
 from .base import Algorithm, Claim, Output
 
@@ -56,19 +57,10 @@ def _lp_certificate(U: np.ndarray, nu: float, solver: str | None, master=None):
 
     if master is not None:
         solved = master.solve(U, 1e-9)
-        record = _SolveRecord(solved.solver, solved.status)
-        path = master.path if "reference path fallback" not in solved.status else "reference"
-        return solved.certificate, record, path
+        record = SolveRecord(solved.solver, solved.status, solved.seconds)
+        return solved.certificate, record, solved.path or master.path
     _, cert, record = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
     return cert, record, "reference"
-
-
-class _SolveRecord:
-    """What the iteration record takes from a fast solve (the reference path's SolveRecord
-    also lists its attempts)."""
-
-    def __init__(self, solver: str, status: str):
-        self.solver, self.status, self.attempts = solver, status, []
 
 
 @register
@@ -142,9 +134,8 @@ class SoftBoostAlgorithm(Algorithm):
             self.master.formulation, self.master.anchor = f_t, lp_cert.d
             solved = self.master.solve(U_t, self.gap_tol)
             cert = solved.certificate
-            solve_record = _SolveRecord(solved.solver, solved.status)
-            record.path = ("reference" if "reference path fallback" in solved.status
-                           else self.master.path)
+            solve_record = SolveRecord(solved.solver, solved.status, solved.seconds)
+            record.path = solved.path or self.master.path
         else:
             _, cert, solve_record = f_t.solve_primal(U_t, self.gap_tol, solver=self.solver)
             record.path = "reference"

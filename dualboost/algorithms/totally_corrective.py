@@ -150,8 +150,8 @@ class _TotallyCorrective(Algorithm):
             solved = self.master.solve(U_t, self.gap_tol)
             cert = solved.certificate
             solver_d, multipliers = cert.d, solved.multipliers or cert.point
-            record.path, record.solver, record.status = (self.master.path, solved.solver,
-                                                         solved.status)
+            record.path, record.solver, record.status = (solved.path or self.master.path,
+                                                         solved.solver, solved.status)
         else:
             model, cert, solve_record = f.solve_primal(U_t, self.gap_tol, solver=self.solver)
             solver_d, multipliers = model.values()["d"], model.multipliers()

@@ -42,6 +42,8 @@ class MasterSolve:
     solver: str = ""
     status: str = "optimal"
     seconds: float = 0.0
+    #: the path that ran when it is not the master's own: "reference" for a fallback
+    path: str | None = None
 
 
 class Master(ABC):
@@ -63,4 +65,5 @@ class Master(ABC):
         model, certificate, record = self.formulation.solve_primal(U, gap_tol)
         return MasterSolve(certificate=certificate, multipliers=dict(model.multipliers()),
                            solver=f"{solver_prefix}{record.solver}",
-                           status=f"{record.status} (reference path fallback: {why})")
+                           status=f"{record.status} (reference path fallback: {why})",
+                           seconds=record.seconds, path="reference")

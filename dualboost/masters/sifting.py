@@ -105,7 +105,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             # they were: HiGHS keeps its basis and repairs it from there), the right-hand sides
             # lose the capped ones that entered
             new = np.setdiff1d(working, in_model, assume_unique=True)
-            _add_examples(h, U, cap, new, in_model.size)
+            _add_examples(h, U, cap, new)
             in_model = np.concatenate([in_model, new])
             h.changeRowsBounds(t + 1, np.arange(t + 1, dtype=np.int32), row_lower, row_upper)
         h.run()
@@ -154,11 +154,11 @@ def _working_lp(U: np.ndarray, cap: np.ndarray, working: np.ndarray, row_lower: 
               np.zeros(0, dtype=np.int32), np.zeros(0))
     h.addCols(1, np.array([1.0]), np.array([-inf]), np.array([inf]), t,
               np.array([0], dtype=np.int32), np.arange(1, t + 1, dtype=np.int32), -np.ones(t))
-    _add_examples(h, U, cap, working, 0)
+    _add_examples(h, U, cap, working)
     return h
 
 
-def _add_examples(h, U: np.ndarray, cap: np.ndarray, examples: np.ndarray, known: int) -> None:
+def _add_examples(h, U: np.ndarray, cap: np.ndarray, examples: np.ndarray) -> None:
     """Columns for the given examples (dense: 1 in row 0, U_nq in row q)."""
     s, t = examples.size, U.shape[1]
     if not s:

@@ -614,7 +614,7 @@ class DualityChecks:
         fast = solved.certificate
         magnitude = max(abs(reference.primal_value), abs(reference.dual_value))
         tolerance = scaled(self.tol, magnitude)
-        if "fallback" in solved.status:
+        if solved.path == "reference":
             return math.inf, tolerance, False, (f"the {master.path} master fell back to the "
                                                 f"reference path: {solved.status}")
         diffs = {"P": abs(fast.primal_value - reference.primal_value),
