@@ -1,7 +1,7 @@
 """The capped entropic projection (dualboost/projection.py) against an independent solve.
 
 min_d sum_n d_n ln(d_n / a_n) over {sum d = 1, 0 <= d <= 1/nu} (thesis §3.2.5, (3.11)), by cvxpy,
-for both of its routes: the O(N) fixed point and the partial sort it falls back to.
+for both of its routes: the O(N) fixed point and the sort it falls back to.
 """
 
 from __future__ import annotations
