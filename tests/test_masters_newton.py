@@ -144,3 +144,83 @@ def test_german_run_same_T_and_margin_as_reference_path(german):
         assert all(r.path == "projected-newton" for r in fast.history if r.solved)
         assert fast.iterations == reference.iterations
         assert abs(_margin(fast, nu) - _margin(reference, nu)) <= eps / 100
+
+
+# -- the curvature model and the face step ---------------------------------------------------
+
+def _instance(cls, N=60, t=9, nu=8.0, seed=11):
+    rng = np.random.default_rng(seed)
+    U = rng.choice([-1.0, 1.0], size=(N, t)) * rng.uniform(0.2, 1.0, size=(N, t))
+    w = rng.dirichlet(np.ones(t))
+    return cls(N, nu=nu, eps=0.05), U, w
+
+
+@pytest.mark.parametrize("cls", [ERLPBoost, BinaryERLPBoost], ids=lambda c: c.name)
+def test_curvature_is_the_hessian_of_theta_bar(cls):
+    """-eta (M - a a^T / sum h) against central differences of the gradient U^T d(w) (Danskin)
+    along directions with sum zero, at a w where some examples are capped."""
+    f, U, w = _instance(cls)
+    master = ProjectedNewtonMaster(f, hessian_tolerance=0.0)
+    _, d, _ = master._evaluate(U, w)
+    assert np.any(d >= (1 / f.nu) * (1 - 1e-9))  # the caps are in play
+    curvature = master._curvature(U, d)
+    M = np.triu(curvature.moment) + np.triu(curvature.moment, 1).T
+    H = -curvature.eta * (M - np.outer(curvature.a, curvature.a) / curvature.total)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        direction = rng.normal(size=w.size)
+        direction -= direction.mean()
+        step = 1e-6
+        _, _, g_up = master._evaluate(U, w + step * direction)
+        _, _, g_down = master._evaluate(U, w - step * direction)
+        numeric = (g_up - g_down) / (2 * step)
+        scale = np.abs(H @ direction).max()
+        assert np.abs(numeric - H @ direction).max() <= 1e-4 * scale
+
+
+def test_kept_second_moment_is_exact_for_its_weights():
+    """The kept matrix is U^T diag(h~) U for the weights h~ it reports, with h~ within the
+    tolerance of each requested h, through new columns, small and large moves and caps."""
+    rng = np.random.default_rng(5)
+    N, T, tol = 80, 12, 1e-2
+    U = rng.choice([-1.0, 1.0], size=(N, T))
+    master = ProjectedNewtonMaster(ERLPBoost(N, nu=4.0, eps=0.1), hessian_tolerance=tol)
+    h = rng.uniform(0.1, 1.0, N)
+    fresh_before = 0
+    for step in range(40):
+        t = min(T, 2 + step // 4)
+        h = h * np.exp(rng.normal(scale=(0.002 if step % 3 else 0.05), size=N))
+        h[rng.integers(N, size=2)] = 0.0  # examples reaching a bound
+        moment, kept = master._second_moment(U[:, :t], h)
+        exact = U[:, :t].T @ (kept[:, None] * U[:, :t])
+        assert np.abs(np.triu(moment) - np.triu(exact)).max() <= 1e-12 * N
+        assert np.all(np.abs(kept - h) <= tol * np.maximum(h, kept) + 1e-300)
+        fresh_before += master._moment_updates == 0
+    assert fresh_before < 40  # the incremental path was taken
+
+
+def test_face_step_solves_the_bordered_newton_system():
+    """The rank-3 reduced solve against the textbook bordered system on the free face:
+    [B 1; 1^T 0] [p; lam] = [g; -released], B = -Hessian + delta I."""
+    f, U, w = _instance(ERLPBoost, t=10)
+    w[[2, 7]] = 0.0
+    w /= w.sum()
+    master = ProjectedNewtonMaster(f, hessian_tolerance=0.0)
+    _, d, g = master._evaluate(U, w)
+    curvature = master._curvature(U, d)
+    mu = 1e-6
+    for free in (np.ones(w.size, bool), w > 0, np.arange(w.size) % 3 != 0):
+        p = master._face_step(w, g, mu, free.copy(), curvature)
+        idx = np.flatnonzero(free)
+        M = np.triu(curvature.moment) + np.triu(curvature.moment, 1).T
+        B = curvature.eta * (M - np.outer(curvature.a, curvature.a) / curvature.total)
+        B = B[np.ix_(idx, idx)]
+        B += (mu * np.trace(B) / idx.size + 1e-14) * np.eye(idx.size)
+        n = idx.size
+        K = np.block([[B, np.ones((n, 1))], [np.ones((1, n)), np.zeros((1, 1))]])
+        released = w[~free].sum()
+        # the ascent step solves B p = g - lam 1 with sum(p_free) = released
+        solution = np.linalg.solve(K, np.concatenate([g[idx], [released]]))
+        assert np.allclose(p[idx], solution[:n], atol=1e-9 * (1 + np.abs(solution).max()))
+        assert np.allclose(p[~free], -w[~free])
+        assert abs(p.sum()) <= 1e-13 * (1 + np.abs(p).max())

@@ -34,14 +34,27 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg.blas import dsyrk
+from scipy.linalg.blas import dgemm, dsymv, dsyrk
 from scipy.linalg.lapack import dpotrf, dpotrs
 
 from . import Master, MasterSolve
 
 __all__ = ["ProjectedNewtonMaster", "simplex_projection"]
+
+#: corrections of the kept second moment between two whole recomputations
+_MOMENT_REFRESH = 50
+
+
+class _Curvature(NamedTuple):
+    """The -Hessian of Theta_bar as eta (M - a a^T / total); M's upper triangle, column-major."""
+
+    moment: np.ndarray
+    a: np.ndarray
+    total: float
+    eta: float
 
 
 def simplex_projection(v: np.ndarray) -> np.ndarray:
@@ -61,20 +74,27 @@ class ProjectedNewtonMaster(Master):
 
     ``formulation`` must be of the regularized family with a numpy ``best_response`` (written by
     hand, or derived from a numpy ``conjugate_gradient``); the Hessian is exact for separable
-    regularizers (see :meth:`_hessian`).
+    regularizers (see :meth:`_curvature`).
     """
 
     path = "projected-newton"
 
     def __init__(self, formulation, max_iterations: int = 100, polish_tol: float = 1e-11,
-                 polish_iterations: int = 30):
+                 polish_iterations: int = 30, hessian_tolerance: float = 1e-3):
         self.formulation = formulation
         #: the gap aimed at below gap_tol, and the iterations allowed for it once within gap_tol
         self.polish_tol, self.polish_iterations = float(polish_tol), int(polish_iterations)
         self.max_iterations = int(max_iterations)
         self.w: np.ndarray | None = None
+        #: relative change of an example's curvature weight h under which the kept Hessian
+        #: keeps its old weight (see _second_moment)
+        self.hessian_tolerance = float(hessian_tolerance)
         self._buffer = np.empty(0)
         self._columns, self._known_columns = np.empty((0, 0), order="F"), 0
+        self._columns_generation = 0  # bumped when the column-major copy of U restarts
+        self._moment = np.empty((0, 0), order="F")
+        self._moment_h: np.ndarray | None = None
+        self._moment_generation = self._moment_updates = 0
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
         # the relative entropy's curvature is known in closed form (1/R'' = d)
@@ -91,11 +111,17 @@ class ProjectedNewtonMaster(Master):
         edges = response.edges if response.edges is not None else U.T @ d
         return float(response.dual_value), d, np.asarray(edges, dtype=float)
 
-    def _hessian(self, U: np.ndarray, d: np.ndarray, free: np.ndarray) -> np.ndarray:
-        """-Hessian of Theta_bar on the free columns: eta A^T (diag(h) - h h^T / sum h) A, with
-        A the rows of the examples off their bounds and h = 1 / R''(d) there (d(w) moves with
+    def _curvature(self, U: np.ndarray, d: np.ndarray) -> _Curvature | None:
+        """-Hessian of Theta_bar as eta (M - a a^T / sum h), M = U^T diag(h) U, a = U^T h, with
+        h = 1 / R''(d) on the examples off their bounds and 0 on the others (d(w) moves with
         grad R*, whose derivative is the inverse of R's curvature; h = d for the relative
-        entropy, thesis (3.11); d (1 - nu d) for the binary one, (3.27))."""
+        entropy, thesis (3.11); d (1 - nu d) for the binary one, (3.27)). None when no example
+        is off its bounds (Theta_bar is linear there).
+
+        M is kept across calls (:meth:`_second_moment`) and only the rows whose h moved by more
+        than ``hessian_tolerance`` (relatively) are updated: the result is the exact -Hessian at
+        a nearby h~ with |h~_n - h_n| <= tol h_n, so (1 - tol) H <= H~ <= (1 + tol) H and Newton
+        keeps a fast linear rate, while the certified stop decides when a solve is done."""
         f = self.formulation
         cap = getattr(f, "cap", None)  # per-example caps with sample weights
         cap = 1.0 / float(getattr(f, "nu", 1.0)) if cap is None else cap
@@ -105,36 +131,76 @@ class ProjectedNewtonMaster(Master):
         h = np.zeros(d.size)
         h[inside] = self._inverse_curvature(d[inside], inside)
         h[~(np.isfinite(h) & (h > 0))] = 0.0
-        total = float(h.sum())
+        if float(h.sum()) <= 0.0:
+            return None
+        moment, kept = self._second_moment(U, h)
+        total = float(kept.sum())
         if total <= 0.0:
-            return np.zeros((free.size, free.size))
-        # A = sqrt(h) U over all rows (rows at a bound have h = 0 and add nothing: cheaper than
-        # gathering the others), from the column-major copy of U (a column subset is then one
-        # contiguous copy per column, and BLAS takes A as it is); A^T A is one symmetric rank-k
-        # update (half a general product; single precision was tried: it costs more Newton
-        # iterations than it saves)
-        root = np.sqrt(h)
-        A = self._scaled_columns(U, free, root)
-        Ah = A.T @ root  # = U_free^T h
-        upper = dsyrk(1.0, A, trans=1)  # (sqrt(h) U)^T (sqrt(h) U), its upper triangle
-        M = upper + np.triu(upper, 1).T
-        M -= np.outer(Ah, Ah) / total
-        return float(f.eta) * M
+            return None
+        return _Curvature(moment, self._column_major(U).T @ kept, total, float(f.eta))
 
-    def _scaled_columns(self, U: np.ndarray, free: np.ndarray, root: np.ndarray) -> np.ndarray:
-        """diag(root) U[:, free] in column-major order."""
+    def _second_moment(self, U: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(U^T diag(h~) U as its upper triangle, t x t in column-major order; h~).
+
+        The matrix of the last call is extended by the new columns (a solve's U extends the
+        previous one) and corrected by signed symmetric rank-k updates (syrk) on the k rows
+        whose h moved by more than the tolerance: near an optimum, and from one solve to the
+        next, most rows barely move. Recomputed whole when more than half the rows moved, when
+        U is not the previous one extended, and every ``_MOMENT_REFRESH`` corrections (their
+        round-off accumulates)."""
+        N, t = U.shape
         columns = self._column_major(U)
-        if free.size == U.shape[1]:
-            # into a buffer kept across calls: a fresh N x t array per call costs page faults
-            # comparable to the product itself
-            size = U.shape[0] * free.size
-            if self._buffer.size < size:
-                self._buffer = np.empty(max(size, 2 * self._buffer.size))
-            A = self._buffer[:size].reshape((U.shape[0], free.size), order="F")
-            return np.multiply(columns, root[:, None], out=A)
-        A = columns[:, free]
-        A *= root[:, None]
-        return A
+        kept, moment = self._moment_h, self._moment
+        known = moment.shape[0]
+        if (self._columns_generation != self._moment_generation or kept is None
+                or kept.size != N or known > t or self._moment_updates >= _MOMENT_REFRESH):
+            return self._fresh_moment(columns, h)
+        if known < t:
+            # the new columns against all: U^T diag(h~) U_new, O(N t) per new column
+            grown = np.empty((t, t), order="F")
+            grown[:known, :known] = moment
+            grown[:, known:] = columns.T @ (columns[:, known:] * kept[:, None])
+            moment = self._moment = grown
+        # a common factor of all weights (the entropy's normalization moves every d_n alike)
+        # rescales the matrix: one pass instead of every row moving
+        both = (h > 0) & (kept > 0)
+        if both.any():
+            factor = float(np.median(h[both] / kept[both]))
+            if abs(factor - 1.0) > 0.5 * self.hessian_tolerance:
+                moment *= factor
+                kept *= factor
+        delta = h - kept
+        moved = np.flatnonzero(np.abs(delta) > self.hessian_tolerance * np.maximum(h, kept))
+        if 2 * moved.size > N:
+            return self._fresh_moment(columns, h)
+        if moved.size:
+            for rows, sign in ((moved[delta[moved] > 0], 1.0), (moved[delta[moved] < 0], -1.0)):
+                if rows.size:
+                    # (sqrt|delta| U_rows)^T (sqrt|delta| U_rows) added in place; A.T is the
+                    # column-major t x k matrix BLAS wants
+                    A = columns[rows] * np.sqrt(np.abs(delta[rows]))[:, None]
+                    moment = dsyrk(sign, A.T, beta=1.0, c=moment, trans=0, overwrite_c=1)
+            self._moment = moment
+            kept[moved] = h[moved]
+            self._moment_updates += 1
+        return moment, kept
+
+    def _fresh_moment(self, columns: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """U^T diag(h) U recomputed whole (it becomes the kept matrix) and h."""
+        N, t = columns.shape
+        # sqrt(h) U from the column-major copy of U, into a buffer kept across calls (a fresh
+        # N x t array per call costs page faults comparable to the product), then one symmetric
+        # rank-N update: half a general product (single precision was tried: it costs more
+        # Newton iterations than it saves)
+        size = N * t
+        if self._buffer.size < size:
+            self._buffer = np.empty(max(size, 2 * self._buffer.size))
+        A = self._buffer[:size].reshape((N, t), order="F")
+        np.multiply(columns, np.sqrt(h)[:, None], out=A)
+        self._moment = dsyrk(1.0, A, trans=1)
+        self._moment_h = h.copy()
+        self._moment_generation, self._moment_updates = self._columns_generation, 0
+        return self._moment, self._moment_h
 
     def _column_major(self, U: np.ndarray) -> np.ndarray:
         """U in column-major order, kept across solves: a solve's U extends the previous one by
@@ -145,6 +211,7 @@ class ProjectedNewtonMaster(Master):
                  or (known and not np.array_equal(self._columns[:, known - 1], U[:, known - 1])))
         if stale:
             known = 0
+            self._columns_generation += 1
         if self._columns.shape[1] < t or stale:
             grown = np.empty((N, max(t, 2 * self._columns.shape[1])), order="F")
             if known:
@@ -184,12 +251,11 @@ class ProjectedNewtonMaster(Master):
         model restricted to the affine set sum(w) = 1, so that sum(p) = 0 exactly."""
         lam = float(g @ w)
         free = (w > eps_active) | (g > lam)
-        # the -Hessian on the first free set; a smaller face takes its sub-block (exact: the
-        # Hessian of a restriction is the restriction of the Hessian)
-        first = np.flatnonzero(free)
-        hessian = self._hessian(U, d, first) if first.size > 1 else None
+        # one curvature for every face tried (a smaller face takes its sub-block: the Hessian
+        # of a restriction is the restriction of the Hessian)
+        curvature = self._curvature(U, d) if np.count_nonzero(free) > 1 else None
         for _ in range(w.size):
-            p = self._face_step(U, w, d, g, mu, free, (first, hessian))
+            p = self._face_step(w, g, mu, free, curvature)
             # a weight at its bound whose Newton step points out of the simplex joins the bound set
             blocked = free & (w <= eps_active) & (p < 0)
             if not blocked.any():
@@ -197,54 +263,68 @@ class ProjectedNewtonMaster(Master):
             free &= ~blocked
         return p
 
-    def _face_step(self, U, w, d, g, mu, free, computed=None):
-        """Newton step on the free weights with sum(p) = 0 over all weights: solved in an
-        orthonormal basis Z of {1}^perp (a Householder reflection), which avoids the cancellation
-        of the bordered system when -Hessian is nearly singular."""
+    def _face_step(self, w, g, mu, free, curvature: _Curvature | None):
+        """Newton step on the free weights I with sum(p) = 0 over all weights, for the -Hessian
+        B = eta (M_II - a_I a_I^T / total) + delta I (delta: a relative regularization mu).
+
+        Solved in an orthonormal basis Z of {1}^perp (a Householder reflection H = I - c v v^T,
+        v = 1/sqrt(n) - e_1, whose last n - 1 columns are Z), which avoids the cancellation of
+        the bordered system when B is nearly singular. Z^T B Z is B's trailing block minus
+        rank-one terms in v, and B itself is M's block plus a rank-one term: all of them are
+        applied to one gathered copy of M's block in a single rank-3 product (no n x n
+        temporaries: at n in the hundreds each pass over an n x n matrix costs about as much
+        as the Cholesky factorization)."""
         idx = np.flatnonzero(free)
         p = np.zeros_like(w)
         p[~free] = -w[~free]
-        released = float(w[~free].sum())
         n = idx.size
         if n == 0:
             return p
-        shift = np.full(n, released / n)
+        shift = float(w[~free].sum()) / n  # the released weight, spread evenly
         if n == 1:
             p[idx] = shift
             return p
-        first, hessian = computed if computed is not None else (None, None)
-        if hessian is not None and idx.size == first.size:
-            B = hessian.copy()  # the face of the first free set (the usual case)
-        elif hessian is not None:
-            # _direction only removes weights from the first free set: idx is a subset of it
-            where = np.searchsorted(first, idx)
-            B = hessian[np.ix_(where, where)]
-        else:
-            B = self._hessian(U, d, idx)
-        scale = max(float(np.trace(B)) / n, 1e-300)
-        B.flat[::n + 1] += mu * scale + 1e-14
-        # Z = the last n - 1 columns of H = I - 2 v v^T / (v.v), v = 1/sqrt(n) - e_1 (H e_1 =
-        # 1/sqrt(n)), applied implicitly: v is constant on rows 1.., so H B H restricted to them
-        # is B minus two broadcast rank-one terms plus a constant (O(n^2), no n^3 products)
-        v = np.full(n, 1.0 / math.sqrt(n))
+        if curvature is None:  # Theta_bar is linear here: a gradient step of the regularization
+            zero = np.zeros((w.size, w.size), order="F")
+            curvature = _Curvature(zero, np.zeros(w.size), 1.0, 0.0)
+        moment, a, total, eta = curvature
+        aI = a[idx]
+        diagonal = moment.diagonal()[idx]
+        indicator = np.zeros(w.size)
+        indicator[idx] = 1.0
+        M1 = dsymv(1.0, moment, indicator)[idx]  # M_II 1 from the upper triangle
+        first = int(idx[0])
+        M0 = np.concatenate([moment[:first + 1, first], moment[first, first + 1:]])[idx]
+        scale = max(eta * (float(diagonal.sum()) - float(aI @ aI) / total) / n, 1e-300)
+        delta = mu * scale + 1e-14
+        B1 = eta * (M1 - aI * (float(aI.sum()) / total)) + delta  # B 1
+        B0 = eta * (M0 - aI * (float(aI[0]) / total))  # B e_1
+        B0[0] += delta
+        root = math.sqrt(n)
+        v = np.full(n, 1.0 / root)
         v[0] -= 1.0
         c = 2.0 / float(v @ v)
-        r = g[idx] - B @ shift
+        r = g[idx] - shift * B1
         rhs = (r - c * v * float(v @ r))[1:]
-        Bv = B @ v
-        vBv = float(v @ Bv)
-        tail = c * Bv[1:] / math.sqrt(n)  # c v_1.. Bv_1.. with v_1.. = 1/sqrt(n)
-        reduced = B[1:, 1:]
-        reduced -= tail[:, None]
-        reduced -= tail[None, :]
-        reduced += c * c * vBv / n
+        Bv = B1 / root - B0
+        tail = c * Bv[1:] / root  # c (Bv)_j v_j for j >= 1, v_j = 1/sqrt(n)
+        kappa = c * c * float(v @ Bv) / n
+        # trailing block of Z^T B Z = eta M_JJ + V C V^T + delta I, V = [a_J, tail, 1]
+        V = np.column_stack([aI[1:], tail, np.ones(n - 1)])
+        C = np.array([[-eta / total, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, -1.0, kappa]])
+        rest = idx[1:]
+        extra = 0.0
         for _ in range(8):
-            factor, info = dpotrf(reduced, lower=0, clean=0, overwrite_a=0)
+            # M_JJ gathered in column-major order (logical [i, j] = M[rest_i, rest_j]: the
+            # upper triangle stays the upper triangle, rest being sorted)
+            reduced = moment.T[np.ix_(rest, rest)].T
+            reduced = dgemm(1.0, V @ C, V, beta=eta, c=reduced, trans_b=1, overwrite_c=1)
+            reduced.flat[::n] += delta + extra  # reduced is (n - 1) x (n - 1)
+            factor, info = dpotrf(reduced, lower=0, clean=0, overwrite_a=1)
             if info == 0:
                 z, _ = dpotrs(factor, rhs, lower=0)
                 break
-            reduced.flat[::n] += scale * 1e-6  # reduced is (n - 1) x (n - 1)
-            scale *= 100
+            extra = scale * 1e-6 if extra == 0.0 else extra * 100
         else:
             z = rhs
         y = np.concatenate([[0.0], z])
