@@ -161,14 +161,6 @@ class ProjectedNewtonMaster(Master):
             grown[:known, :known] = moment
             grown[:, known:] = columns.T @ (columns[:, known:] * kept[:, None])
             moment = self._moment = grown
-        # a common factor of all weights (the entropy's normalization moves every d_n alike)
-        # rescales the matrix: one pass instead of every row moving
-        both = (h > 0) & (kept > 0)
-        if both.any():
-            factor = float(np.median(h[both] / kept[both]))
-            if abs(factor - 1.0) > 0.5 * self.hessian_tolerance:
-                moment *= factor
-                kept *= factor
         delta = h - kept
         moved = np.flatnonzero(np.abs(delta) > self.hessian_tolerance * np.maximum(h, kept))
         if 2 * moved.size > N:
