@@ -266,6 +266,19 @@ def _point_from(system: KKTSystem, segments, x: np.ndarray):
     return point
 
 
+class _ColumnSubset:
+    """The columns ``rows`` of a dense matrix, for products only (no copy of the block)."""
+
+    def __init__(self, matrix: np.ndarray, columns: np.ndarray):
+        self.matrix, self.columns = matrix, columns
+        self.shape = (matrix.shape[0], columns.size)
+
+    def __matmul__(self, x: np.ndarray) -> np.ndarray:
+        full = np.zeros(self.matrix.shape[1])
+        full[self.columns] = x
+        return self.matrix @ full
+
+
 class _Stacked:
     """The columns of the active-set system side by side, kept as their blocks (dense or
     sparse): what the verified-hint path needs (products, the unit columns) without building
@@ -298,14 +311,17 @@ class _Stacked:
                 # a column with two nonzeros in its first rows is not a unit column (every
                 # column of the edge block U^T d <= gamma, with its -1 for gamma): only the
                 # others are counted in full
-                candidates = np.flatnonzero(np.count_nonzero(part[:2], axis=0) < 2)
-                counts = np.count_nonzero(part[:, candidates], axis=0)
-                unit = candidates[counts == 1]
-                if unit.size:
-                    where = np.argmax(part[:, unit] != 0, axis=0)
-                    columns.append(start + unit)
+                matrix, kept = ((part.matrix, part.columns) if isinstance(part, _ColumnSubset)
+                                else (part, np.arange(width)))
+                candidates = np.flatnonzero(np.count_nonzero(matrix[:2, kept], axis=0) < 2)
+                block = matrix[:, kept[candidates]]
+                single = np.count_nonzero(block, axis=0) == 1
+                if single.any():
+                    block = block[:, single]
+                    where = np.argmax(block != 0, axis=0)
+                    columns.append(start + candidates[single])
                     rows.append(where)
-                    coefficients.append(part[where, unit])
+                    coefficients.append(block[where, np.arange(where.size)])
             start += width
         if not columns:
             return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
@@ -348,9 +364,11 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
                 complementarity = max(complementarity,
                                       float(np.max(np.abs(values[extra]) * slack)))
                 rows = np.union1d(rows, extra)
-        # every column active (the regularized masters' w > 0): the block itself, not a copy
+        # every column active (the regularized masters' w > 0): the block itself, not a copy;
+        # a dense block's active columns are not copied either (only products are needed)
         everything = rows.size == J.shape[1] and (rows.size == 0 or rows[-1] == rows.size - 1)
-        parts.append(J if everything else J[:, rows])
+        parts.append(J if everything else
+                     _ColumnSubset(J, rows) if not sparse.issparse(J) else J[:, rows])
         lower.append(np.full(rows.size, -np.inf if block.equality else 0.0))
         segments.append((name, rows, None if unit else values[rows]))
     for name, rows, matrix in _active_bounds(system, tol):
