@@ -52,7 +52,11 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
     if solver is None and w_start is not None and U.shape[1]:
         from ..masters.sifting import sifted_soft_margin_lp
 
-        sifted = sifted_soft_margin_lp(U, nu, w_start, caps=lp.cap_vector)
+        # a cold solve: a first working set of t + 101 examples (half the master's default)
+        # and a round or two more cost less than one LP over twice as many (pima- and
+        # australian-sized runs, t ~ 300: 0.43-0.75 s -> 0.35-0.51 s)
+        sifted = sifted_soft_margin_lp(U, nu, w_start, caps=lp.cap_vector,
+                                       first_size=U.shape[1] + 101)
         if sifted is not None:
             cert = lp.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
             if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)):

@@ -302,14 +302,16 @@ class ProjectedNewtonMaster(Master):
         tail = c * Bv[1:] / root  # c (Bv)_j v_j for j >= 1, v_j = 1/sqrt(n)
         kappa = c * c * float(v @ Bv) / n
         # trailing block of Z^T B Z = eta M_JJ + V C V^T + delta I, V = [a_J, tail, 1]
-        V = np.column_stack([aI[1:], tail, np.ones(n - 1)])
+        V = np.empty((n - 1, 3))
+        V[:, 0], V[:, 1], V[:, 2] = aI[1:], tail, 1.0
         C = np.array([[-eta / total, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, -1.0, kappa]])
         rest = idx[1:]
         extra = 0.0
         for _ in range(8):
             # M_JJ gathered in column-major order (logical [i, j] = M[rest_i, rest_j]: the
-            # upper triangle stays the upper triangle, rest being sorted)
-            reduced = moment.T[np.ix_(rest, rest)].T
+            # upper triangle stays the upper triangle, rest being sorted); two takes are
+            # about 3x faster than one np.ix_ gather
+            reduced = moment.T.take(rest, axis=0).take(rest, axis=1).T
             reduced = dgemm(1.0, V @ C, V, beta=eta, c=reduced, trans_b=1, overwrite_c=1)
             reduced.flat[::n] += delta + extra  # reduced is (n - 1) x (n - 1)
             factor, info = dpotrf(reduced, lower=0, clean=0, overwrite_a=1)

@@ -51,7 +51,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
                           tol: float = 1e-10, max_rounds: int = 100,
                           batch: int | None = None,
                           caps: np.ndarray | None = None,
-                          working_start: np.ndarray | None = None) -> SiftedLP | None:
+                          working_start: np.ndarray | None = None,
+                          first_size: int | None = None) -> SiftedLP | None:
     """Solve (2.3) on the columns U by sifting (module docstring); None when it does not settle
     (an LP status other than optimal, or ``max_rounds`` rounds), so the caller solves it whole.
 
@@ -60,7 +61,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     weights, docs/theory.md "Sample weights"). ``working_start`` (example indices, e.g. the
     previous solve's ``support``) joins the first working set: a column generation master
     re-solves an LP that differs by one column, whose fractional examples are mostly the
-    previous ones."""
+    previous ones. ``first_size``: the first working set's size (default 2 (t + 1) + 100, room
+    for the t + 1 fractional examples a vertex may have and for the ones a new column moves)."""
     import highspy
 
     U = np.asarray(U, dtype=float)
@@ -75,7 +77,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     order = np.argsort(margins, kind="stable")
     # examples capped by the inner minimum: the smallest margins whose caps sum to at most 1
     threshold = min(int(np.searchsorted(np.cumsum(cap[order]), 1.0 + 1e-12, side="right")), N)
-    size = min(N, 2 * (t + 1) + 100)
+    size = min(N, 2 * (t + 1) + 100 if first_size is None else max(int(first_size), 1))
     start = max(0, min(N - size, threshold - size // 2))
     status = np.zeros(N, dtype=np.int8)  # -1 capped, 0 at zero, 1 working
     status[order[:start]] = -1
