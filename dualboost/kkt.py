@@ -94,6 +94,9 @@ class KKTSystem:
     #: per-row weights of the stationarity rows (1 except where a formulation damps round-off)
     weights: np.ndarray
     absent: dict = field(default_factory=dict)
+    #: (U, d) when the system is :func:`soft_margin_system`'s: the hint check then runs on the
+    #: structure (one product with U) instead of the assembled blocks
+    soft_margin: tuple | None = None
 
 
 def _flat_grad(grad: dict, variables: list, offsets: dict, n: int, m: int) -> sparse.csc_array:
@@ -184,7 +187,7 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     if row_weights is not None:
         weights[1:] = np.clip(row_weights, 0.0, 1.0)
     return KKTSystem(gradient, blocks, {"d": (rows, np.asarray(d, dtype=float))},
-                     weights, dict(absent or {}))
+                     weights, dict(absent or {}), soft_margin=(U, np.asarray(d, dtype=float)))
 
 
 def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery:
@@ -205,7 +208,8 @@ def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery
             scale = 1.0 + np.abs(block.values).max(initial=0.0)
             active[name] = np.flatnonzero(block.values >= -tol * scale)
     if hint is not None:  # taken at every iteration of a run: no assembly before it
-        verified = _verify_hint(system, active, hint, tol)
+        verified = (_verify_soft_margin_hint(system, active, hint, tol)
+                    if _structured(system) else _verify_hint(system, active, hint, tol))
         if verified is not None and verified[1] <= tol:
             point, residual = verified
             return KKTRecovery(point=point, residual=float(residual), active=active,
@@ -386,6 +390,75 @@ def _verify_hint(system: KKTSystem, active: dict, hint, tol: float):
     residual = max(_weighted_residual(A, x, b, lower, system.weights, (columns, rows)),
                    complementarity)
     return _point_from(system, segments, x), residual
+
+
+def _structured(system: KKTSystem) -> bool:
+    """Whether :func:`_verify_soft_margin_hint` applies: a soft-margin system whose blocks are
+    the usual ones, with no unit column among the shared ones (N > 1, no zero column of U,
+    whose edge column would then be a unit column of the gamma row)."""
+    if system.soft_margin is None:
+        return False
+    U, _ = system.soft_margin
+    names = set(system.blocks)
+    return (U.shape[0] > 1 and names in ({"w", "beta"}, {"w", "psi", "beta"})
+            and set(system.bounds) == {"d"} and bool(np.all(np.any(U != 0, axis=0))))
+
+
+def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
+    """:func:`_verify_hint` on the structure of :func:`soft_margin_system` (the same result;
+    the tests compare both): x = (gamma, d), stationarity rows
+
+        gamma:  1 - sum_{q in A_w} w_q = 0
+        d_n:    grad phi(d)_n + (U w)_n + psi_n + beta - mu_n = 0
+
+    with w the hint's on its active rows and wherever it is nonzero (their complementarity
+    ``w_q * slack_q`` counts), beta the hint's, and psi_n (an active cap) or mu_n (an active
+    bound d_n <= tol) read off row n: a product with U and a few vector operations in place of
+    the assembled blocks (a run checks its master's multipliers this way at every
+    iteration)."""
+    U, d = system.soft_margin
+    N, t = U.shape
+    w_hint, beta_hint = hint.get("w"), hint.get("beta")
+    if w_hint is None or beta_hint is None:
+        return None
+    w_hint = np.atleast_1d(np.asarray(w_hint, dtype=float)).reshape(-1)
+    beta = float(np.atleast_1d(np.asarray(beta_hint, dtype=float)).reshape(-1)[0])
+    slack_values = system.blocks["w"].values
+    rows = active["w"]
+    extra = np.setdiff1d(np.flatnonzero(w_hint != 0), rows)
+    complementarity = (float(np.max(np.abs(w_hint[extra]) * np.clip(-slack_values[extra], 0.0,
+                                                                      None)))
+                       if extra.size else 0.0)
+    rows = np.union1d(rows, extra)
+    w = np.zeros(t)
+    w[rows] = w_hint[rows]
+    b = -system.gradient
+    weights = system.weights
+    shared = U @ w + beta  # row n's terms other than its own multiplier
+    capped = np.zeros(N, dtype=bool)
+    if "psi" in system.blocks:
+        capped[active["psi"]] = True
+    at_zero = (d <= tol) & ~capped  # a row with both is owned by its cap (the first column)
+    read_off = b[1:] - shared  # psi_n (coefficient 1) or -mu_n (coefficient -1)
+    psi = np.where(capped, read_off, 0.0)
+    mu = np.where(at_zero, -read_off, 0.0)
+    residual_rows = np.abs(shared + psi - mu - b[1:]) * weights[1:]
+    residual_gamma = abs(-float(w[rows].sum()) - b[0]) * weights[0]
+    sign = max(float(np.clip(-w[rows], 0.0, None).max(initial=0.0)),
+               float((np.clip(-psi, 0.0, None) * weights[1:]).max(initial=0.0)),
+               float((np.clip(-mu, 0.0, None) * weights[1:]).max(initial=0.0)))
+    residual = max(float(residual_rows.max(initial=0.0)), residual_gamma, sign,
+                   complementarity)
+    from .formulation import Multipliers
+
+    point = Multipliers()
+    point["w"] = w
+    if "psi" in system.blocks:
+        point["psi"] = psi
+    point["beta"] = beta
+    for key, value in system.absent.items():
+        point.setdefault(key, value)
+    return point, residual
 
 
 def _weighted_residual(A, x, b, lower, weights, unit=None) -> float:

@@ -669,3 +669,62 @@ def test_kkt_l1_fallback_failure_is_an_infinite_residual(monkeypatch):
     monkeypatch.setattr(kkt, "_least_squares_with_private_columns",
                         lambda A, b, lower, weights: (np.zeros(A.shape[1]), np.inf))
     assert LPBoost(4).recover_dual(U, d).residual == np.inf
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_structured_hint_check_equals_the_generic_one(seed):
+    """The soft-margin hint check on the structure (one product with U) returns the point and
+    residual of the generic check on the assembled blocks: LPBoost and ERLPBoost, caps or none,
+    exact multipliers and perturbed ones (sign violations, w off its active set), points with
+    d_n = 0 and d_n at the cap, row weights."""
+    from dualboost import kkt
+
+    rng = np.random.default_rng(seed)
+    N, t = int(rng.integers(2, 30)), int(rng.integers(1, 8))
+    U = rng.choice([-1.0, 1.0], size=(N, t)) if seed % 2 else rng.uniform(-1, 1, (N, t))
+    nu = (1.0, float(rng.uniform(1.0, N)), float(max(1, N // 3)))[seed % 3]
+    f = (LPBoost if seed % 4 < 2 else ERLPBoost)(N, nu=nu, eps=0.1)
+    solved = f.fast_master().solve(U, 1e-9)  # HiGHS or projected Newton: exact optima
+    d = np.asarray(solved.certificate.d, dtype=float)
+    if seed % 5 == 0:  # exact zeros and caps in d
+        d = np.where(d < 1e-7, 0.0, d)
+    hint = dict(solved.multipliers)
+    if seed % 3 == 1:  # a hint that fails: perturbed, with a negative weight
+        hint["w"] = hint["w"] + rng.normal(scale=1e-3, size=t)
+        hint["beta"] = hint["beta"] + 1e-4
+    elif seed % 3 == 2:  # beta alone too large: the caps' psi read off negative
+        hint["beta"] = hint["beta"] + 1e-3
+    system = f.kkt_system(U, d)
+    assert kkt._structured(system)
+    active = {name: (np.arange(block.values.size) if block.equality else np.flatnonzero(
+        block.values >= -1e-6 * (1.0 + np.abs(block.values).max(initial=0.0))))
+        for name, block in system.blocks.items()}
+    point, residual = kkt._verify_soft_margin_hint(system, active, hint, 1e-6)
+    generic_point, generic_residual = kkt._verify_hint(system, active, hint, 1e-6)
+    assert residual == pytest.approx(generic_residual, rel=1e-9, abs=1e-13)
+    # complementary slackness of weight off the active set counts (w_q * slack_q)
+    slack = np.clip(-system.blocks["w"].values, 0.0, None)
+    off = np.setdiff1d(np.arange(t), active["w"])
+    assert residual >= float(np.max(np.abs(hint["w"][off]) * slack[off], initial=0.0))
+    assert list(point) == list(generic_point)
+    for name in point:
+        assert np.allclose(point[name], generic_point[name], rtol=0, atol=1e-12), name
+
+
+def test_hint_check_counts_weight_off_the_active_set():
+    """U = [u, -u] at d = (1/2, 1/2): the second column has slack 2; a hint with weight eps on it
+    and beta matching satisfies every stationarity row exactly, so its residual is the
+    complementarity 2 eps on both routes."""
+    from dualboost import kkt
+
+    U = np.array([[1.0, -1.0], [1.0, -1.0]])
+    d = np.array([0.5, 0.5])
+    f = LPBoost(2, nu=1.0)
+    system = f.kkt_system(U, d)
+    eps = 1e-3
+    hint = {"w": np.array([1.0 - eps, eps]), "beta": -(1.0 - 2 * eps)}
+    active = {"w": np.array([0]), "beta": np.array([0])}
+    assert kkt._structured(system)
+    for check in (kkt._verify_soft_margin_hint, kkt._verify_hint):
+        _, residual = check(system, active, hint, 1e-6)
+        assert residual == pytest.approx(2 * eps, rel=1e-12)
