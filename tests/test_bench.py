@@ -80,3 +80,21 @@ def test_certified_is_computed_not_constant(bench, tmp_path):
     assert row["soft_margin"] < row["optimum"] - row["eps"]
     assert row["certified"] is False
     assert [t for t in report["targets"] if t["passed"] is False] == []  # quick has no targets
+
+
+def test_uci_like_sets_have_the_public_sets_shapes(bench):
+    """Each stand-in has the sizes and per-feature distinct values it claims; pima-like's stumps
+    number 2 + 2 sum(levels - 1) = 2,494, real pima's count; its CSV reads back the same data."""
+    from dualboost.data import load_dataset
+
+    for name, N, levels in bench.UCI_LIKE:
+        data = bench.uci_like(N, levels)
+        assert data.X.shape == (N, len(levels))
+        assert [np.unique(column).size for column in data.X.T] == list(levels), name
+        assert set(np.unique(data.y)) == {-1.0, 1.0}
+        again = load_dataset(data.cli)
+        assert np.array_equal(again.X, data.X) and np.array_equal(again.y, data.y)
+    name, N, levels = bench.UCI_LIKE[0]
+    pima = bench.uci_like(N, levels)
+    U, _ = make_oracle("stumps").fit(pima.X, pima.y).all_columns()
+    assert name == "pima-like" and U.shape[1] == 2494
