@@ -82,6 +82,27 @@ class KKTBlock:
     scalar: bool = False
 
 
+class _EdgeBlock(KKTBlock):
+    """The edge block ``U^T d - gamma <= 0`` whose Jacobian [-1; U] is assembled on first use:
+    the structured hint check (:func:`_verify_soft_margin_hint`), taken at every iteration of
+    a run, never needs it."""
+
+    def __init__(self, U: np.ndarray, values: np.ndarray):
+        self._U, self._jacobian = U, None
+        super().__init__(None, values, equality=False)
+
+    @property
+    def jacobian(self):
+        if self._jacobian is None:
+            self._jacobian = np.vstack([-np.ones((1, self._U.shape[1])), self._U])
+        return self._jacobian
+
+    @jacobian.setter
+    def jacobian(self, value):
+        if value is not None:
+            self._jacobian = value
+
+
 @dataclass
 class KKTSystem:
     """The data of the active-set system at one primal point x (see the module docstring):
@@ -171,8 +192,7 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     edges = U.T @ d
     gamma = float(edges.max()) if t else -1.0
     gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
-    blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), edges - gamma,
-                            equality=False)}
+    blocks = {"w": _EdgeBlock(U, edges - gamma)}
     rows = np.arange(1, n)
     ones = np.ones(N)
     if caps:
