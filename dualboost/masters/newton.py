@@ -20,8 +20,11 @@ the sum held fixed (solved in an orthonormal basis of ``{1}^perp``), and the ste
 that feasible ray is the root of the directional derivative ``phi'(alpha) = g(alpha).p``
 (regula falsi on a concave phi; the bracket end with ``phi' >= 0`` is kept, so the value rises).
 The thesis (Ch. 4, its ERLPBoost experiments) used a quasi-Newton method in the same
-domain with warm starts; here the exact Hessian is cheap because the w-domain has t variables.
-Each solve is warm-started from the previous iteration's w, the new column at weight 0.
+domain with warm starts; here the Hessian itself is affordable because the w-domain has t
+variables: its second moment U^T diag(h) U is kept across steps and solves and updated on the
+examples whose curvature weight h moved by more than 1e-3 relative (``_second_moment``), so
+the matrix is exact for weights within 1e-3 of the current ones. Each solve is warm-started
+from the previous iteration's w, the new column at weight 0.
 
 Stopping is on the CERTIFIED gap: ``formulation.certify(U, {"w": w}, d)`` (the formulation's own
 exact bracket ``Theta(w) <= optimum <= P(d)``) must be ``<= gap_tol``. For the best response d(w),
