@@ -54,9 +54,10 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
 
         # a cold solve: a first working set of t + 101 examples (half the master's default)
         # and a round or two more cost less than one LP over twice as many (pima- and
-        # australian-sized runs, t ~ 300: 0.43-0.75 s -> 0.35-0.51 s)
+        # australian-sized runs, t ~ 300: 0.43-0.75 s -> 0.35-0.51 s), from a basis guessed
+        # from the master's w
         sifted = sifted_soft_margin_lp(U, nu, w_start, caps=lp.cap_vector,
-                                       first_size=U.shape[1] + 101)
+                                       first_size=U.shape[1] + 101, crash=True)
         if sifted is not None:
             cert = lp.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
             if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)):

@@ -52,7 +52,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
                           batch: int | None = None,
                           caps: np.ndarray | None = None,
                           working_start: np.ndarray | None = None,
-                          first_size: int | None = None) -> SiftedLP | None:
+                          first_size: int | None = None,
+                          crash: bool = False) -> SiftedLP | None:
     """Solve (2.3) on the columns U by sifting (module docstring); None when it does not settle
     (an LP status other than optimal, or ``max_rounds`` rounds), so the caller solves it whole.
 
@@ -62,7 +63,9 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     previous solve's ``support``) joins the first working set: a column generation master
     re-solves an LP that differs by one column, whose fractional examples are mostly the
     previous ones. ``first_size``: the first working set's size (default 2 (t + 1) + 100, room
-    for the t + 1 fractional examples a vertex may have and for the ones a new column moves)."""
+    for the t + 1 fractional examples a vertex may have and for the ones a new column moves).
+    ``crash``: start the first small LP from a basis guessed from ``w_start`` (:func:`_crash`;
+    for a cold solve from a near-optimal w, e.g. a regularized master's)."""
     import highspy
 
     U = np.asarray(U, dtype=float)
@@ -102,6 +105,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         if h is None:
             h = _working_lp(U, cap, working, row_lower, row_upper)
             in_model = working
+            if crash:
+                _crash(h, margins[working], cap[working], mass, np.asarray(w_start, dtype=float))
         else:
             # the entering examples become columns of the same model (at d_n = 0, whatever
             # they were: HiGHS keeps its basis and repairs it from there), the right-hand sides
@@ -139,6 +144,37 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             chosen = np.flatnonzero(entering)
         status[chosen] = 1
     return None
+
+
+def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray) -> None:
+    """A starting basis for the working-set LP guessed from a near-optimal w: the edge rows of
+    the columns w weighs (w_q > 1e-3 max w) tight, the others' slacks basic; as many examples
+    basic (fractional) as there are tight rows, taken around the margin threshold of w; below
+    it capped, above it at zero (the inner minimum of (2.2)). The basis has the t + 1 basic
+    variables a vertex needs; HiGHS repairs it where it is singular or infeasible, and the
+    answer is certified by the caller either way. A regularized master's w at the output
+    (P_LP^T): pima- and australian-sized runs 0.66 -> 0.56 s and 0.32 -> 0.20 s."""
+    import highspy
+
+    status = highspy.HighsBasisStatus
+    tight = w > 1e-3 * float(w.max(initial=0.0))
+    k = int(np.count_nonzero(tight))
+    if k > margins.size:
+        return
+    order = np.argsort(margins, kind="stable")
+    # capped from the smallest margin until the mass is spent, k basic around there
+    position = int(np.searchsorted(np.cumsum(cap[order]), mass, side="right"))
+    first = max(0, min(margins.size - k, position - k // 2))
+    columns = np.full(margins.size + 1, status.kLower, dtype=object)
+    columns[0] = status.kBasic  # gamma
+    columns[1 + order[:first]] = status.kUpper
+    columns[1 + order[first:first + k]] = status.kBasic
+    rows = np.where(tight, status.kUpper, status.kBasic).astype(object)
+    basis = highspy.HighsBasis()
+    basis.col_status = list(columns)
+    basis.row_status = [status.kLower, *rows]
+    basis.valid = True
+    h.setBasis(basis)
 
 
 def _working_lp(U: np.ndarray, cap: np.ndarray, working: np.ndarray, row_lower: np.ndarray,
