@@ -115,9 +115,9 @@ class KKTSystem:
     #: per-row weights of the stationarity rows (1 except where a formulation damps round-off)
     weights: np.ndarray
     absent: dict = field(default_factory=dict)
-    #: (U, d) when the system is :func:`soft_margin_system`'s: the hint check then runs on the
+    #: U when the system is :func:`soft_margin_system`'s: the hint check then runs on the
     #: structure (one product with U) instead of the assembled blocks
-    soft_margin: tuple | None = None
+    edge_columns: np.ndarray | None = None
 
 
 def _flat_grad(grad: dict, variables: list, offsets: dict, n: int, m: int) -> sparse.csc_array:
@@ -207,7 +207,7 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     if row_weights is not None:
         weights[1:] = np.clip(row_weights, 0.0, 1.0)
     return KKTSystem(gradient, blocks, {"d": (rows, np.asarray(d, dtype=float))},
-                     weights, dict(absent or {}), soft_margin=(U, np.asarray(d, dtype=float)))
+                     weights, dict(absent or {}), edge_columns=U)
 
 
 def solve_kkt_system(system: KKTSystem, *, tol: float, hint=None) -> KKTRecovery:
@@ -416,12 +416,12 @@ def _structured(system: KKTSystem) -> bool:
     """Whether :func:`_verify_soft_margin_hint` applies: a soft-margin system whose blocks are
     the usual ones, with no unit column among the shared ones (N > 1, no zero column of U,
     whose edge column would then be a unit column of the gamma row)."""
-    if system.soft_margin is None:
+    U = system.edge_columns
+    if U is None:
         return False
-    U, _ = system.soft_margin
     names = set(system.blocks)
     return (U.shape[0] > 1 and names in ({"w", "beta"}, {"w", "psi", "beta"})
-            and set(system.bounds) == {"d"} and bool(np.all(np.any(U != 0, axis=0))))
+            and set(system.bounds) == {"d"} and bool(U.any(axis=0).all()))
 
 
 def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
@@ -436,7 +436,7 @@ def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
     bound d_n <= tol) read off row n: a product with U and a few vector operations in place of
     the assembled blocks (a run checks its master's multipliers this way at every
     iteration)."""
-    U, d = system.soft_margin
+    U, (_, d) = system.edge_columns, system.bounds["d"]
     N, t = U.shape
     w_hint, beta_hint = hint.get("w"), hint.get("beta")
     if w_hint is None or beta_hint is None:
