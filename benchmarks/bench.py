@@ -29,10 +29,9 @@ Instances (``--suite``; a comma-separated list of):
 ``all``            german, breast_cancer, uci_like, a9a, twonorm (the default)
 
 The reference path on big instances (uci_like, a9a, twonorm N >= 1e4) would take very long; it
-is skipped
-with a note unless ``--reference-big`` is given. Where a target of issue 8 needs the wall clock
-of the command line, ``dualboost fit`` is also run as a subprocess and timed (row path
-``cli``). Under the table every target is printed as a pass/miss line; ``--check`` exits with
+is skipped with a note unless ``--reference-big`` is given. Where a target of issue 8 needs the
+wall clock of the command line, ``dualboost fit`` is also run as a subprocess and timed (row
+path ``cli``). Under the table every target is printed as a pass/miss line; ``--check`` exits with
 status 1 on a miss.
 
 Usage (from the project root)::
