@@ -34,7 +34,7 @@ from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
 from .errors import DualBoostInputError
-from .model_io import load_model, majority_class, model_document
+from .model_io import is_tie, load_model, majority_class, model_document
 from .oracles.base import combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
@@ -59,7 +59,8 @@ class DualBoostWarning(UserWarning):
 
 #: the smallest slope of the predict_proba map (keeps it strictly increasing; see predict_proba)
 MIN_PROBA_SLOPE = 1e-6
-#: how far a score of exactly 0 moves its probability toward ``tie_class_`` (see predict_proba)
+#: how far a tie (a score within 1e-9 of 0) moves its probability toward ``tie_class_``
+#: (see predict_proba)
 TIE_PROBA_NUDGE = 1e-12
 
 
@@ -191,7 +192,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         its "formulation" and "N" entries) and the algorithm's (``result_.algorithm_parameters``).
     tie_class_ : label
         The training set's majority class (``classes_[0]`` on an even split; with
-        ``sample_weight``, by total weight): the prediction for a score of exactly 0.
+        ``sample_weight``, by total weight): the prediction for a tie, a score within 1e-9 of 0.
     feature_importances_ : ndarray of shape (n_features_in_,)
         Summed hypothesis weights per feature, normalized to sum 1 (constant hypotheses count
         nowhere; all zeros if only constants were chosen); see :func:`feature_importances`.
@@ -203,9 +204,10 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    **Ties.** A score of exactly 0 (e.g. a cancelling pair ``0.5 h - 0.5 h``) is predicted as
-    ``tie_class_``, the training set's majority class, like ``dualboost predict``; scores > 0
-    give ``classes_[1]``, scores < 0 ``classes_[0]``.
+    **Ties.** A score of 0 up to rounding (|f(x)| <= 1e-9, e.g. a cancelling pair
+    ``0.5 h - 0.5 h`` whose LP weights carry the solver's tolerance) is predicted as
+    ``tie_class_``, the training set's majority class, like ``dualboost predict``; other scores
+    > 0 give ``classes_[1]``, < 0 ``classes_[0]``.
 
     **Diagnostics.** A run whose eps-guarantee is vacuous (eps >= the smallest best edge seen,
     an upper bound on the best soft margin) or whose combination is degenerate (soft margin <= 0
@@ -475,7 +477,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where the decision function is > 0, ``classes_[0]``
-        where it is < 0, and ``tie_class_`` (the training majority class) where it is exactly 0.
+        where it is < 0, and ``tie_class_`` (the training majority class) where it is 0 up to
+        rounding (|f(x)| <= 1e-9, :data:`dualboost.model_io.TIE_TOLERANCE`).
 
         Parameters
         ----------
@@ -487,7 +490,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         """
         scores = self.decision_function(X)
         labels = self.classes_[(scores > 0).astype(int)]
-        labels[scores == 0] = self.tie_class_
+        labels[is_tie(scores)] = self.tie_class_
         return labels
 
     def predict_proba(self, X) -> np.ndarray:
@@ -497,7 +500,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         ``a = proba_slope_ >= 1e-6`` the slope of a one-dimensional logistic regression without
         intercept (scikit-learn's ``LogisticRegression(fit_intercept=False)``, default C) of the
         training labels on the training scores. Without an intercept the map is 1/2 at f = 0,
-        so ``argmax`` agrees with :meth:`predict`; a score of exactly 0 is moved by 1e-12
+        so ``argmax`` agrees with :meth:`predict`; a tie (|f(x)| <= 1e-9) is moved by 1e-12
         toward ``tie_class_`` for the same reason. The boosting objective maximizes a soft
         margin, not a likelihood, and the scores are fitted on the training set itself, so
         these numbers rank examples (ROC curves) but are not calibrated. For probabilities,
@@ -521,7 +524,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         with np.errstate(over="ignore"):
             p1 = 1.0 / (1.0 + np.exp(-self.proba_slope_ * scores))
         nudge = TIE_PROBA_NUDGE if self.tie_class_ == self.classes_[1] else -TIE_PROBA_NUDGE
-        p1 = np.where(scores == 0, 0.5 + nudge, p1)
+        p1 = np.where(is_tie(scores), 0.5 + nudge, p1)
         return np.column_stack([1.0 - p1, p1])
 
     # -- save / load ----------------------------------------------------------------------------

@@ -11,8 +11,10 @@ and ``n_features`` keys are a complete classifier. :func:`load_model` rebuilds i
 computed in the same order and with the same hypothesis objects as
 :meth:`dualboost.BoostResult.decision_function`, so the scores are identical to the fit's, bit for
 bit. ``predict`` maps ``f(x) > 0`` to ``classes[1]`` (the class encoded +1), ``f(x) < 0`` to
-``classes[0]`` and a score of exactly 0 to ``tie_class``, the training set's majority class
-(``classes[0]`` on an even split, and for documents written before ``tie_class`` existed).
+``classes[0]`` and a score of 0 (|f(x)| <= :data:`TIE_TOLERANCE`: 0 up to the rounding of the
+weights, e.g. a cancelling pair ``0.5 h - 0.5 h`` whose LP weights carry the solver's 1e-10
+tolerance) to ``tie_class``, the training set's majority class (``classes[0]`` on an even split,
+and for documents written before ``tie_class`` existed).
 
 :func:`model_document` builds the document through the CLI's own builder
 (:func:`dualboost.cli.result_to_json`), so there is one schema, not two.
@@ -42,12 +44,22 @@ __all__ = ["SavedModel", "encode_against", "load_model", "load_prediction_data",
 PREDICTING_TYPES = ("stump", "raw")
 
 
+#: scores with |f(x)| <= this are ties (0 up to rounding): the weights come from an LP solved to
+#: 1e-10, so a cancelling combination leaves ~1e-12 instead of 0; a real score is far larger
+TIE_TOLERANCE = 1e-9
+
+
+def is_tie(scores: np.ndarray) -> np.ndarray:
+    """Where a score is 0 up to rounding (|f(x)| <= :data:`TIE_TOLERANCE`)."""
+    return np.abs(scores) <= TIE_TOLERANCE
+
+
 def _py(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
 def majority_class(y_pm: Any, classes: Any) -> Any:
-    """The training set's majority class (the class a score of exactly 0 goes to).
+    """The training set's majority class (the class a score of 0, a tie, goes to).
 
     ``y_pm`` are the encoded labels (-1 for ``classes[0]``, +1 for ``classes[1]``); on an even
     split ``classes[0]`` wins (scikit-learn's convention for a zero binary score).
@@ -64,8 +76,9 @@ class SavedModel:
     ``hypotheses`` are :class:`~dualboost.oracles.stumps.Stump` /
     :class:`~dualboost.oracles.raw.RawFeature` objects, ``weights`` the w^T of the run,
     ``classes`` the two original label values (``classes[0]`` encoded -1, ``classes[1]`` +1),
-    ``tie_class`` the class of a score of exactly 0, ``n_features`` the training width (None when
-    the document does not say; then X needs only the columns the hypotheses read).
+    ``tie_class`` the class of a tie (a score within 1e-9 of 0), ``n_features`` the training
+    width (None when the document does not say; then X needs only the columns the hypotheses
+    read).
     """
 
     hypotheses: list[Hypothesis]
@@ -98,16 +111,17 @@ class SavedModel:
         return combined_scores(self.weights, self.hypotheses, self._check_X(X))
 
     def predict_scores(self, scores: np.ndarray) -> np.ndarray:
-        """Original labels for given scores: > 0 -> classes[1], < 0 -> classes[0], 0 -> tie."""
+        """Original labels for given scores: > 0 -> classes[1], < 0 -> classes[0], a tie (0 up
+        to :data:`TIE_TOLERANCE`) -> tie_class."""
         scores = np.asarray(scores, dtype=float)
         labels = np.asarray(self.classes, dtype=object)
         out = np.where(scores > 0, labels[1], labels[0]).astype(object)
-        out[scores == 0] = self.tie_class
+        out[is_tie(scores)] = self.tie_class
         common = np.asarray(self.classes)
         return out.astype(common.dtype) if common.dtype != object else out
 
     def predict(self, X: Any) -> np.ndarray:
-        """Original label values; a score of exactly 0 goes to ``tie_class``."""
+        """Original label values; a tie (a score within 1e-9 of 0) goes to ``tie_class``."""
         return self.predict_scores(self.decision_function(X))
 
 

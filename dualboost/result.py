@@ -46,6 +46,9 @@ class IterationRecord:
     #: P_LP^t, the soft-margin LP (2.3) over the t columns so far (recorded by SoftBoost, whose
     #: termination it decides; None where an algorithm does not compute it)
     lp_value: float | None = None
+    #: columns added beside u^t before this solve (LPBoost's ``pricing="multiple"``: the
+    #: oracle's other candidates whose edge under d^(t-1) exceeded Theta^(t-1) + eps)
+    extra_columns: int = 0
     #: d^t, the master's distribution, for algorithms whose run claims need the whole sequence
     #: (SoftBoost's Bregman-Pythagoras checks, thesis (3.5)); None otherwise
     d: np.ndarray | None = None

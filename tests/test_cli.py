@@ -77,7 +77,8 @@ def check_common(doc: dict) -> None:
     for record in doc["history"]:
         assert set(record) == RECORD_KEYS
     solved = [r for r in doc["history"] if r["solved"]]
-    assert len(solved) == doc["iterations"]
+    # one hypothesis per solve, plus the extra columns of LPBoost's multiple pricing
+    assert sum(1 + r["extra_columns"] for r in solved) == doc["iterations"]
     assert doc["solver"] == solved[-1]["solver"]
     assert [r["t"] for r in doc["history"]] == list(range(1, len(doc["history"]) + 1))
     # every declared parameter is reported, resolved, in declaration order (a formulation may
@@ -159,7 +160,7 @@ def test_worst_case_lpboost(tmp_path, capsys) -> None:
     assert doc["formulation"] == "lpboost" and doc["algorithm"] == "lpboost"
     # lpboost declares nu, eps and sample_weight (None: unit weights)
     assert doc["parameters"] == {"nu": 1.0, "eps": 0.01, "sample_weight": None}
-    assert doc["algorithm_parameters"] == {}
+    assert doc["algorithm_parameters"] == {"pricing": "multiple"}
     assert doc["status"] == "converged" and doc["success"] is True
     assert doc["eta"] is None
     assert doc["stopping"] == "lp"
@@ -546,7 +547,7 @@ def test_undeclared_shortcut_names_the_declared_parameters(capsys) -> None:
     line = _assert_one_line_error(code, capsys.readouterr().err)
     declared = ", ".join(p.name for p in load_formulation("lpboost").params)
     assert f"formulation 'lpboost' declares: {declared}" in line
-    assert "algorithm 'lpboost' declares: none" in line
+    assert "algorithm 'lpboost' declares: pricing" in line
     code = main(WC + ["--param", "q=0.3", "--quiet"])
     line = _assert_one_line_error(code, capsys.readouterr().err)
     declared = ", ".join(p.name for p in load_formulation("erlpboost").params)

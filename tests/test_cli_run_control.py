@@ -61,7 +61,8 @@ def _check_lp_bracket(result, nu):
 def test_time_limit_stops_after_the_first_step(bc):
     res = api.run(bc.X, bc.y, formulation="lpboost", nu=50, eps=1e-6, time_limit=1e-9)
     assert res.status == "time_limit" and not res.success
-    assert res.iterations == 1 and len(res.history) == 1
+    assert len(res.history) == 1 and res.history[0].solved
+    assert res.iterations == 1 + res.history[0].extra_columns
     assert "time_limit" in res.message
     _check_lp_bracket(res, 50)
 
@@ -118,8 +119,9 @@ def test_interrupt_in_the_oracle_keeps_the_last_certified_solve(bc):
 
 def test_interrupt_in_the_master_solve_abandons_that_step(bc, monkeypatch):
     res = _boost_with(bc, solve_at=4, monkeypatch=monkeypatch)
-    assert res.status == "interrupted" and res.iterations == 3
+    assert res.status == "interrupted"
     assert [r.t for r in res.history] == [1, 2, 3]
+    assert res.iterations == sum(1 + r.extra_columns for r in res.history)
     _check_lp_bracket(res, 50)
 
 
@@ -210,7 +212,8 @@ def test_ctrl_c_exits_3_with_the_json(tmp_path, capsys, monkeypatch):
     captured = capsys.readouterr()
     assert code == 3, captured.err
     doc = json.loads(out.read_text())
-    assert doc["status"] == "interrupted" and doc["iterations"] == 2
+    assert doc["status"] == "interrupted" and len(doc["history"]) == 2
+    assert doc["iterations"] == sum(1 + r["extra_columns"] for r in doc["history"])
 
 
 @pytest.mark.parametrize("argv,needle", [

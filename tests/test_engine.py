@@ -182,6 +182,53 @@ def test_breast_cancer_soft_margin_is_certified(F, frac, breast_cancer, full_stu
     certify_run(result, F, nu, full_stump_lp(frac))
 
 
+@pytest.mark.parametrize("pricing", ["single", "multiple"])
+def test_lpboost_pricing_certified(pricing, breast_cancer, full_stump_lp):
+    N = breast_cancer.N
+    result = boost(LPBoost(N, nu=0.2 * N, eps=EPS),
+                   StumpOracle().fit(breast_cancer.X, breast_cancer.y), pricing=pricing)
+    certify_run(result, LPBoost, 0.2 * N, full_stump_lp(0.2))
+    extra = [r.extra_columns for r in result.history]
+    assert (max(extra) == 0) == (pricing == "single")
+    assert result.algorithm_parameters == {"pricing": pricing}
+
+
+class _SpyOracle:
+    """A stump oracle that records every d it is asked about and the candidates it offered."""
+
+    def __init__(self, inner):
+        self.inner, self.calls = inner, []
+
+    def best(self, d):
+        return self.inner.best(d)
+
+    def candidates(self, d):
+        found = self.inner.candidates(d)
+        self.calls.append((np.array(d, dtype=float), found))
+        return found
+
+
+def test_multiple_pricing_adds_exactly_the_candidates_above_theta_plus_eps(breast_cancer):
+    """Each solve t adds u^t and, in the oracle's order, every other candidate whose edge under
+    d^(t-1) exceeds Theta^(t-1) + eps (Theta^0 = -1); the stopping rule keeps using u^t."""
+    N = breast_cancer.N
+    spy = _SpyOracle(StumpOracle().fit(breast_cancer.X, breast_cancer.y))
+    result = boost(LPBoost(N, nu=0.5 * N, eps=EPS), spy, kkt=False)
+    assert result.success and len(spy.calls) == len(result.history)
+    at, theta = 0, -1.0
+    for record, (d_prev, found) in zip(result.history, spy.calls):
+        (h, u), others = found[0], found[1:]
+        assert record.edge == pytest.approx(u @ d_prev, abs=1e-15)
+        wanted = [(g, v) for g, v in others if v @ d_prev > theta + EPS]
+        assert record.extra_columns == len(wanted)
+        assert result.hypotheses[at:at + 1 + len(wanted)] == [h] + [g for g, _ in wanted]
+        np.testing.assert_array_equal(result.columns[:, at:at + 1 + len(wanted)],
+                                      np.column_stack([u] + [v for _, v in wanted]))
+        at, theta = at + 1 + len(wanted), record.dual
+    assert at == result.iterations
+    assert sum(r.extra_columns for r in result.history) > 0  # the rule was exercised
+
+
 @pytest.mark.slow
 def test_german_credit_certified_and_matches_published_optimum(german):
     N = german.N
@@ -217,7 +264,8 @@ def test_lpboost_history_invariants(breast_cancer_runs):
     assert result.success and result.stopping == "lp"
     check_weights(result)
     history = result.history
-    assert all(r.solved for r in history) and len(history) == result.iterations
+    assert all(r.solved for r in history)
+    assert sum(1 + r.extra_columns for r in history) == result.iterations
     values = np.array([r.dual for r in history])
     assert np.all(np.diff(values) >= -1e-9)  # L1: P_LP^t non-decreasing
     assert all(abs(r.primal - r.dual) <= 1e-9 for r in history)  # L3: strong duality
@@ -284,7 +332,8 @@ def test_max_iter_stops_unsuccessfully(F, breast_cancer):
     result = boost(F(N, nu=0.2 * N, eps=EPS), oracle, max_iter=3, kkt=False)
     assert result.status == "max_iter" and result.success is False
     assert "max_iter" in result.message
-    assert result.iterations == 3 and len(result.history) == 3
+    assert len(result.history) == 3  # max_iter counts master solves
+    assert result.iterations == sum(1 + r.extra_columns for r in result.history)
     assert all(r.solved for r in result.history)
     check_weights(result)
 

@@ -205,7 +205,7 @@ def breast_cancer_columns(breast_cancer):
     # solver="HIGHS": the reference path's stumps (the fast HiGHS master may return another
     # optimal vertex of the degenerate LP, hence other stumps)
     run = boost(LPBoost(N, nu=0.2 * N), StumpOracle().fit(breast_cancer.X, breast_cancer.y),
-                max_iter=6, kkt=False, solver="HIGHS")
+                max_iter=6, kkt=False, solver="HIGHS", pricing="single")
     assert run.columns.shape == (N, 6) and np.unique(run.columns, axis=1).shape[1] == 6
     return run.columns
 

@@ -346,3 +346,64 @@ def test_predict_checks_input():
         RawFeature(0, 1, 0.0, 1.0).predict(np.array([[np.nan]]))
     with pytest.raises(DualBoostInputError, match="2-D"):
         Stump(0, 0.5, 1).predict(np.zeros(4))
+
+
+# --- candidates (LPBoost's multiple pricing) ----------------------------------------------------
+
+
+def brute_feature_best(X: np.ndarray, y: np.ndarray, d: np.ndarray, j: int):
+    """Feature j's non-constant stump columns of largest edge, and that edge (None: no split)."""
+    values = sorted(set(X[:, j].tolist()))[:-1]  # a threshold at the largest value is constant
+    cols = [s * y * np.where(X[:, j] > theta, 1.0, -1.0) for theta in values for s in (1, -1)]
+    if not cols:
+        return [], None
+    edges = np.array([c @ d for c in cols])
+    top = edges.max()
+    return [c for c, e in zip(cols, edges) if e == top], top
+
+
+@SETTINGS
+@given(problems(max_f=5), st.data())
+def test_stump_candidates_are_the_best_of_each_feature(prob, data):
+    import scipy.sparse as sp
+
+    X, y, _ = prob
+    # integer weights: every edge exact, so ties are real and dense == sparse bit for bit
+    d = np.array(data.draw(st.lists(st.integers(0, 4), min_size=len(y), max_size=len(y))),
+                 dtype=float)
+    oracle = StumpOracle().fit(X, y)
+    found = oracle.candidates(d)
+    h0, u0 = oracle.best(d)
+    assert found[0][0] == h0 and np.array_equal(found[0][1], u0)
+    edges = [float(u @ d) for _, u in found]
+    assert all(a >= b for a, b in zip(edges[1:], edges[2:]))  # by decreasing edge
+    assert all(e <= edges[0] for e in edges)
+    assert len(column_set(np.array([u for _, u in found]).T)) == len(found)  # no repeats
+    for h, u in found:
+        np.testing.assert_array_equal(u, y * h.predict(X))
+    for h, u in found[1:]:
+        if h.is_constant:
+            assert float(u @ d) == abs(float(y @ d))
+        else:
+            assert float(u @ d) == brute_feature_best(X, y, d, h.feature)[1]
+    # every feature with a split is represented: by its own best, or by an equal column
+    columns = column_set(np.array([u for _, u in found]).T)
+    for j in range(X.shape[1]):
+        best_cols, _ = brute_feature_best(X, y, d, j)
+        if best_cols and j not in {h.feature for h, _ in found if not h.is_constant}:
+            assert any(tuple(c + 0.0) in columns for c in best_cols) or \
+                j == (-1 if h0.is_constant else h0.feature)
+    sparse = StumpOracle().fit(sp.csc_matrix(X), y).candidates(d)
+    assert [h for h, _ in sparse] == [h for h, _ in found]
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(sparse, found))
+
+
+def test_oracles_without_parts_offer_best_alone():
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(20, 3)), np.where(rng.random(20) < 0.5, -1.0, 1.0)
+    d = np.full(20, 1 / 20)
+    for oracle in (RawFeatureOracle().fit(X, y),
+                   FiniteColumnOracle(np.sign(rng.normal(size=(20, 6)))).fit(X, y)):
+        (h, u), = oracle.candidates(d)
+        h0, u0 = oracle.best(d)
+        assert h == h0 and np.array_equal(u, u0)

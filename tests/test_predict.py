@@ -31,7 +31,7 @@ def reference_labels(result, X, classes, y_pm) -> tuple[list[str], np.ndarray]:
     scores = result.decision_function(X)
     majority = classes[1] if np.sum(y_pm > 0) > np.sum(y_pm < 0) else classes[0]
     labels = np.where(scores > 0, classes[1], classes[0]).astype(object)
-    labels[scores == 0] = majority
+    labels[np.abs(scores) <= 1e-9] = majority  # ties: 0 up to the weights' rounding
     text = [str(int(v)) if float(v).is_integer() else str(v) for v in labels]
     return text, scores
 
@@ -122,6 +122,13 @@ def test_ties_go_to_tie_class():
     X = np.array([[0.0, -1.0], [0.0, 2.0]])
     assert np.all(model.decision_function(X) == 0)
     assert list(model.predict(X)) == ["b", "b"]
+    # 0 up to rounding is a tie (a cancelling pair whose LP weights carry 1e-10 errors) ...
+    doc["weights"] = [0.5 + 3e-12, 0.5 - 3e-12]
+    assert list(load_model(doc).predict(X)) == ["b", "b"]
+    # ... a score beyond 1e-9 is not
+    doc["weights"] = [0.5 + 1e-8, 0.5 - 1e-8]
+    assert list(load_model(doc).predict(X)) == ["a", "b"]
+    doc["weights"] = [0.5, 0.5]
     doc["tie_class"] = None  # older documents: classes[0]
     assert list(load_model(doc).predict(X)) == ["a", "a"]
     assert majority_class(np.array([-1, 1, 1]), ["a", "b"]) == "b"

@@ -100,11 +100,19 @@ class Algorithm(ABC):
         self.d = np.asarray(getattr(formulation, "d0", start), float)
         self.done = False
         self.status, self.message = "max_iter", ""
+        #: which of the extra columns handed to the last step() it added (after u)
+        self.accepted_extra: list[int] = []
 
     @classmethod
     def unsupported(cls, formulation: Formulation) -> str | None:
         """Why this algorithm cannot run ``formulation`` (None when it can)."""
         return None
+
+    @property
+    def wants_candidates(self) -> bool:
+        """Whether step() also takes the oracle's other candidates (``extra``), see
+        :meth:`dualboost.oracles.Oracle.candidates`; the loop then passes them."""
+        return False
 
     @abstractmethod
     def step(self, t: int, u: np.ndarray, may_solve: bool) -> IterationRecord:
@@ -112,7 +120,9 @@ class Algorithm(ABC):
 
         ``may_solve`` is False after ``max_iter`` master solves: the algorithm may still
         evaluate its stopping rule (Alg. 3.2 checks it before solving) but must not solve.
-        Set ``self.done`` (with ``status``/``message``) to stop.
+        Set ``self.done`` (with ``status``/``message``) to stop. An algorithm whose
+        :attr:`wants_candidates` is True also gets ``extra``, the columns of the oracle's other
+        candidates; it adds those it wants after u, in the order of ``self.accepted_extra``.
         """
 
     @abstractmethod
@@ -160,16 +170,26 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
     try:
         for t in range(1, int(max_iter) + 2):
             tick = time.perf_counter()
-            h, u = oracle.best(algorithm.d)
+            others: list = []
+            if algorithm.wants_candidates and hasattr(oracle, "candidates"):
+                (h, u), *others = oracle.candidates(algorithm.d)
+            else:
+                h, u = oracle.best(algorithm.d)
             oracle_seconds = time.perf_counter() - tick
             pending = h
-            record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
+            algorithm.accepted_extra = []
+            if others:
+                record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter,
+                                        extra=[np.asarray(v, dtype=float) for _, v in others])
+            else:
+                record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
             pending = None
             record.oracle_seconds = oracle_seconds
             if record.solved or algorithm.done:
                 history.append(record)
                 if record.solved:
                     hypotheses.append(h)
+                    hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
                 if progress:
                     progress(record)
             if algorithm.done or t > max_iter:

@@ -71,6 +71,17 @@ class Oracle(ABC):
         weights, ties broken by the first hypothesis in the class's fixed enumeration order.
         """
 
+    def candidates(self, d: Any) -> list[tuple[Hypothesis, np.ndarray]]:
+        """Hypotheses worth adding together in one column-generation step, ``best(d)`` first.
+
+        The class may split into parts (the stump class: one part per feature); an oracle that
+        knows such parts offers the best hypothesis of each, by decreasing edge, without
+        repeated columns. The base class offers ``best(d)`` alone. An algorithm that adds
+        several columns per master solve (LPBoost's ``pricing="multiple"``) asks this; the
+        others ask :meth:`best`.
+        """
+        return [self.best(d)]
+
     @abstractmethod
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         """Every distinct column of the class on the training set, as an N x K matrix.

@@ -125,13 +125,18 @@ class StumpOracle(Oracle):
         self._n_examples = n
         return self
 
-    def best(self, d: Any) -> tuple[Stump, np.ndarray]:
+    def _scored(self, d: Any):
+        """The signed edges of every candidate split under ``d``: ``(w, plus, minus, feature,
+        stump_at)`` with ``plus[i]`` / ``minus[i]`` the edges of candidate i with sign +1 / -1
+        (-inf where the position is no split), ``feature[i]`` its feature (-1 for the
+        constant), in enumeration order."""
         d = self._check_d(d)
         w = d * self._y
         if self._sparse is not None:
-            edges = self._sparse.edges(w)
-            valid = np.ones(edges.size, dtype=bool)
             sparse = self._sparse
+            edges = sparse.edges(w)
+            valid = np.ones(edges.size, dtype=bool)
+            feature = np.concatenate([[-1], sparse.split_feature])
 
             def stump_at(i: int, sign: int) -> Stump:
                 if i == 0:
@@ -149,14 +154,20 @@ class StumpOracle(Oracle):
             edges = edge_plus.ravel()
             valid = self._valid_t.ravel()
             n = self._valid_t.shape[1]
+            feature = np.repeat(np.arange(self._valid_t.shape[0]), n)
+            feature[0] = -1
 
             def stump_at(i: int, sign: int) -> Stump:
                 j, r = divmod(i, n)
                 return Stump(j, self._thresholds_t[j, r], sign)
 
-        # C order of the candidates is the enumeration order; at one candidate sign +1 first.
         plus = np.where(valid, edges, -np.inf)
         minus = np.where(valid, -edges, -np.inf)
+        return w, plus, minus, feature, stump_at
+
+    def _winner(self, w, plus, minus, stump_at) -> tuple[Stump, np.ndarray]:
+        """The first maximum of the enumeration (+0, -0, +1, -1, ...), with the tie-break of
+        :func:`first_equal_column` (equal columns: the first one)."""
         a = int(np.argmax(plus))
         b = int(np.argmax(minus))
         if plus[a] > minus[b] or (plus[a] == minus[b] and a <= b):
@@ -167,6 +178,40 @@ class StumpOracle(Oracle):
             plus, minus, k, sign, lambda i, s: stump_at(i, s).column(self._X, self._y),
             float(np.abs(w).sum()))
         return stump_at(k, sign), u
+
+    def best(self, d: Any) -> tuple[Stump, np.ndarray]:
+        w, plus, minus, _, stump_at = self._scored(d)
+        # C order of the candidates is the enumeration order; at one candidate sign +1 first.
+        return self._winner(w, plus, minus, stump_at)
+
+    def candidates(self, d: Any) -> list[tuple[Stump, np.ndarray]]:
+        """``best(d)``, then the best stump of every other feature (and the best constant),
+        by decreasing edge.
+
+        A feature's best is its first maximum in the enumeration order (the same tie-break as
+        :meth:`best`); a stump whose column repeats an earlier candidate's is left out. One
+        O(N F) scoring, as for :meth:`best`, plus one column per feature."""
+        w, plus, minus, feature, stump_at = self._scored(d)
+        first = self._winner(w, plus, minus, stump_at)
+        score = np.maximum(plus, minus)
+        # per feature, the first position of largest score (lexsort: the last key is primary)
+        order = np.lexsort((np.arange(score.size), -score, feature))
+        heads = order[np.r_[True, feature[order][1:] != feature[order][:-1]]]
+        taken = -1 if first[0].is_constant else first[0].feature
+        heads = heads[np.isfinite(score[heads]) & (feature[heads] != taken)]
+        heads = heads[np.argsort(-score[heads], kind="stable")]
+        out = [first]
+        seen = {(first[1] + 0.0).tobytes()}
+        for k in heads.tolist():
+            # two splits of one feature never share a column, so no tie-break across
+            # candidates is needed here; equal columns of two features are dropped below
+            h = stump_at(k, 1 if plus[k] >= minus[k] else -1)
+            u = h.column(self._X, self._y)
+            key = (u + 0.0).tobytes()
+            if key not in seen:
+                seen.add(key)
+                out.append((h, u))
+        return out
 
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         self._check_fitted()
