@@ -237,8 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Apply the model saved by 'dualboost fit --json' to new data: one line per "
                     "example with the prediction (an original label value) and the score "
                     "f(x) = sum_q w_q h_q(x); a score of 0 (within 1e-9) goes to the training "
-                    "set's "
-                    "majority class. Prints the accuracy when the data have labels.",
+                    "set's majority class. Prints the accuracy when the data have labels.",
     )
     predict.add_argument("--model", required=True, metavar="RUN.json",
                          help="the JSON written by 'dualboost fit --json' (stumps or raw "
