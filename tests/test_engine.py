@@ -69,7 +69,9 @@ def worst_case_run(F, N, stopping="practical"):
     U = lpboost_worst_case(N)
     oracle = RecordingOracle(make_oracle("finite", hypotheses=U).fit(None, np.ones(N)))
     f = F(N, nu=1.0, eps=EPS)
-    return f, U, oracle, boost(f, oracle, stopping=stopping, kkt=False)
+    # Thm 2.5 is about Alg. 2.1 as printed: one column per solve, the oracle at d^(t-1)
+    printed = {"pricing": "single", "smoothing": 0.0} if F is LPBoost else {}
+    return f, U, oracle, boost(f, oracle, stopping=stopping, kkt=False, **printed)
 
 
 @pytest.mark.parametrize("N", [10, 20, 40])
@@ -190,7 +192,7 @@ def test_lpboost_pricing_certified(pricing, breast_cancer, full_stump_lp):
     certify_run(result, LPBoost, 0.2 * N, full_stump_lp(0.2))
     extra = [r.extra_columns for r in result.history]
     assert (max(extra) == 0) == (pricing == "single")
-    assert result.algorithm_parameters == {"pricing": pricing}
+    assert result.algorithm_parameters == {"pricing": pricing, "smoothing": 0.7}
 
 
 class _SpyOracle:
@@ -208,25 +210,61 @@ class _SpyOracle:
         return found
 
 
-def test_multiple_pricing_adds_exactly_the_candidates_above_theta_plus_eps(breast_cancer):
-    """Each solve t adds u^t and, in the oracle's order, every other candidate whose edge under
-    d^(t-1) exceeds Theta^(t-1) + eps (Theta^0 = -1); the stopping rule keeps using u^t."""
+@pytest.mark.parametrize("smoothing", [0.0, 0.7])
+@pytest.mark.parametrize("frac", [0.2, 0.5])
+def test_lpboost_pricing_points_and_extra_columns(breast_cancer, smoothing, frac):
+    """The oracle is asked at alpha c + (1 - alpha) d^(t-1) (c: the pricing point of smallest
+    best edge so far; d^(t-1) itself after a mis-price, and always at alpha = 0), a capped
+    distribution; solve t adds u^t and, in the oracle's order, every other candidate whose
+    edge exceeds Theta^(t-1) + eps at the pricing point and Theta^(t-1) at d^(t-1)."""
+    from dualboost.algorithms import run_loop
+    from dualboost.algorithms.totally_corrective import LPBoostAlgorithm
+
+    class Recording(LPBoostAlgorithm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.masters = []
+
+        def step(self, t, u, may_solve, extra=()):
+            record = super().step(t, u, may_solve, extra)
+            self.masters.append(np.array(self.master_d))
+            return record
+
     N = breast_cancer.N
+    nu = frac * N
     spy = _SpyOracle(StumpOracle().fit(breast_cancer.X, breast_cancer.y))
-    result = boost(LPBoost(N, nu=0.5 * N, eps=EPS), spy, kkt=False)
-    assert result.success and len(spy.calls) == len(result.history)
-    at, theta = 0, -1.0
-    for record, (d_prev, found) in zip(result.history, spy.calls):
+    algorithm = Recording(LPBoost(N, nu=nu, eps=EPS), kkt=False, smoothing=smoothing)
+    result = run_loop(algorithm, spy)
+    assert result.success and len(spy.calls) == len(result.history) == len(algorithm.masters)
+    at, theta, master = 0, -1.0, np.full(N, 1.0 / N)
+    center, best = None, np.inf
+    masters_prev = theta_prev = None  # d^(t-2) and Theta^(t-2), for the mis-price of step t-1
+    for k, (record, (d, found)) in enumerate(zip(result.history, spy.calls)):
+        assert d.sum() == pytest.approx(1.0, abs=1e-9)
+        assert d.min() >= -1e-12 and d.max() <= 1.0 / nu + 1e-12  # capped: edges bound g
         (h, u), others = found[0], found[1:]
-        assert record.edge == pytest.approx(u @ d_prev, abs=1e-15)
-        wanted = [(g, v) for g, v in others if v @ d_prev > theta + EPS]
+        if k:
+            mispriced = spy.calls[k - 1][1][0][1] @ masters_prev <= theta_prev + 1e-12
+            expected = master if mispriced or smoothing == 0 else \
+                smoothing * center + (1 - smoothing) * master
+            np.testing.assert_allclose(d, expected, atol=1e-15)
+        if u @ d < best:
+            center, best = d, float(u @ d)
+        assert record.edge == pytest.approx(u @ d, abs=1e-15)
+        if others:  # the algorithm's own products (one block: the same rounding)
+            block = np.column_stack([v for _, v in others])
+            keep = (block.T @ d > theta + EPS) & (
+                True if k == 0 or np.array_equal(d, master) else block.T @ master > theta + 1e-12)
+        wanted = [others[i] for i in np.flatnonzero(keep)] if others else []
         assert record.extra_columns == len(wanted)
         assert result.hypotheses[at:at + 1 + len(wanted)] == [h] + [g for g, _ in wanted]
         np.testing.assert_array_equal(result.columns[:, at:at + 1 + len(wanted)],
                                       np.column_stack([u] + [v for _, v in wanted]))
-        at, theta = at + 1 + len(wanted), record.dual
+        masters_prev, theta_prev = master, theta
+        at, theta, master = at + 1 + len(wanted), record.dual, algorithm.masters[k]
     assert at == result.iterations
     assert sum(r.extra_columns for r in result.history) > 0  # the rule was exercised
+    assert min(r.edge for r in result.history) == best
 
 
 @pytest.mark.slow

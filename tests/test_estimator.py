@@ -288,7 +288,7 @@ def test_algorithm_lpboost_on_lpboost(small):
     history = est.result_.history
     assert min(r.edge for r in history) - history[-1].dual <= 0.05
     names = [p.name for p in load_formulation("lpboost").params]
-    assert list(est.parameters_) == names + ["pricing"] and est.eta_ is None
+    assert list(est.parameters_) == names + ["pricing", "smoothing"] and est.eta_ is None
     assert est.parameters_["pricing"] == "multiple"
 
 
@@ -340,7 +340,8 @@ def test_formulation_without_nu_or_eps(tmp_path, hard_margin_file, small):
     X, y = small
     path = hard_margin_file
     est = DualBoostClassifier(formulation=str(path), eps=0.05).fit(X, y)
-    assert est.nu_ is None and est.parameters_ == {"eps": 0.05, "pricing": "multiple"}
+    assert est.nu_ is None and est.parameters_ == {"eps": 0.05, "pricing": "multiple",
+                                                   "smoothing": 0.7}
     # the hard margin: the result equals LPBoost with nu = 1 (nu_frac * N = 1 here)
     twin = DualBoostClassifier(formulation="lpboost", nu_frac=1 / X.shape[0], eps=0.05).fit(X, y)
     np.testing.assert_allclose(est.weights_, twin.weights_, atol=1e-9)

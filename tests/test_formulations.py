@@ -23,7 +23,7 @@ from pathlib import Path
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from kkt_parts import feasibility_and_complementarity
 
@@ -176,24 +176,42 @@ def strictly_complementary(f, U, w, margin=1e-5) -> bool:
 
 def check_strong_duality(F, U, nu, eps):
     f = F(U.shape[0], nu=nu, eps=eps)
-    primal, _ = solve_primal(f, U)
-    dual, _ = solve_dual(f, U)
+    primal, primal_record = solve_primal(f, U)
+    dual, dual_record = solve_dual(f, U)
     d = primal.d.value
     point = dual.values()
     P = f.primal_objective(U, d)
     theta = f.dual_objective(U, {"w": point.w, "psi": point.psi})
-    assert abs(P - theta) <= 1e-6, (P, theta)
-    assert abs(P - reported_value(primal.problem)) <= 1e-6
-    assert abs(theta - reported_value(dual.problem)) <= 1e-6
+    # SCS, the policy's last resort, is a first-order method: its residual test does not bound
+    # the objective to 1e-6 on an exponential cone near its boundary (the example below: d_n
+    # ~ 1e-12 where Clarabel and ECOS end optimal_inaccurate; SCS's value is 2.4e-6 off)
+    tol = 1e-5 if "SCS" in (primal_record.solver, dual_record.solver) else 1e-6
+    assert abs(P - theta) <= tol, (P, theta, primal_record.solver, dual_record.solver)
+    assert abs(P - reported_value(primal.problem)) <= tol
+    assert abs(theta - reported_value(dual.problem)) <= tol
     if point.beta is not None:  # the LP keeps beta: Theta(w, psi, beta) is the same value
         assert abs(f.dual_objective(U,
-                {"w": point.w, "psi": point.psi, "beta": point.beta}) - P) <= 1e-6
+                {"w": point.w, "psi": point.psi, "beta": point.beta}) - P) <= tol
     return P, theta
+
+
+#: one column, nu = 1, eta = 13.9: d_n down to 1e-12 (found by the random search)
+NEAR_BOUNDARY = Instance(np.array([
+    0.6010080854757762, -0.24190873723730189, -0.1501210527610548, -0.3211935276727398,
+    0.8088789499745006, -0.6823627490980175, -0.7753668283997925, 0.44737163865224505,
+    -0.831828215274784, -0.8532954710939304, 0.8764654590800691, -0.33303420024949193,
+    -0.7918770924930396, -0.08099460885635756, 0.6531079256720849, -0.29334709976945805,
+    0.2526260475678652, 0.22181030456642858, -0.33130546316007914, 0.585753143277925,
+    -0.11761156463426081, -0.0741468114774475, -0.9155145477319455, 0.8083605905192495,
+    0.29909446937601336, -0.40278623285980397, -0.7169662316651539, -0.05140688987964026,
+    0.9779022941712976, -0.18701641425125848, -0.9201101347530709, -0.27036244429076395
+])[:, None], 1.0, 0.5)
 
 
 @pytest.mark.parametrize("F", BOTH, ids=lambda F: F.name)
 @FAST
 @given(inst=instances())
+@example(inst=NEAR_BOUNDARY)
 def test_strong_duality_random(F, inst):
     check_strong_duality(F, inst.U, inst.nu, inst.eps)
 

@@ -78,6 +78,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..algorithms import algorithm_class
 from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
@@ -269,9 +270,12 @@ class Verifier:
             self.log(f"{prefix}: boosting run ({meta['algorithm']}{rule}, max_iter "
                      f"{run.max_iter})")
             try:
+                declared = {p.name for p in algorithm_class(meta["algorithm"]).params} \
+                    if meta["algorithm"] else set()
                 result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
                                gap_tol=self.tol / 100, max_iter=run.max_iter,
-                               progress=self._run_progress(prefix))
+                               progress=self._run_progress(prefix),
+                               **{k: v for k, v in run.algorithm_params.items() if k in declared})
             except DualBoostInputError as exc:
                 meta["status"], meta["reason"] = "n/a", str(exc)
                 self._add([Row("setup", "the default algorithm runs this formulation", "-",

@@ -74,6 +74,8 @@ class RunCase:
     all_columns: Callable[[], np.ndarray] | None = None
     #: extra formulation parameters for this run (e.g. a small eta)
     params: dict = field(default_factory=dict)
+    #: algorithm parameters, passed to the algorithms that declare them (e.g. LPBoost's pricing)
+    algorithm_params: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -92,7 +94,8 @@ def _with_duplicate_and_constant(U: np.ndarray, constant: float) -> np.ndarray:
     return np.column_stack([U, U[:, 0], np.full(U.shape[0], constant)])
 
 
-def _finite_run(name, pool, labels, nu, eps, d0=None, seed=None, max_iter=500, params=None):
+def _finite_run(name, pool, labels, nu, eps, d0=None, seed=None, max_iter=500, params=None,
+                algorithm_params=None):
     def oracle():
         return make_oracle("finite", hypotheses=pool).fit(None, labels)
 
@@ -100,7 +103,7 @@ def _finite_run(name, pool, labels, nu, eps, d0=None, seed=None, max_iter=500, p
         return oracle().all_columns()[0]
 
     return RunCase(name, oracle, pool.shape[0], nu, eps, d0, seed, max_iter, columns,
-                   dict(params or {}))
+                   dict(params or {}), dict(algorithm_params or {}))
 
 
 def quick_instance(seed: int = 0) -> Instance:
@@ -153,7 +156,10 @@ def random_instance(seed: int = 0) -> Instance:
 def worst_case(N: int = 20, eps: float = 0.01) -> Instance:
     U = lpboost_worst_case(N)
     ones = np.ones(N)
-    runs = [_finite_run(f"run: Thm 2.5 instance, nu=1, eps={eps:g}", U, ones, 1.0, eps)]
+    # LPBoost as printed (Alg. 2.1: one column per solve, the oracle at d^(t-1)), which is what
+    # Thm 2.5 is about (docs/theory.md L6); the other algorithms ignore these parameters
+    runs = [_finite_run(f"run: Thm 2.5 instance, nu=1, eps={eps:g}", U, ones, 1.0, eps,
+                        algorithm_params={"pricing": "single", "smoothing": 0.0})]
     return Instance(f"worst_case:{N}", [DualityCase("nu=1, d0 uniform", U, 1.0)], runs)
 
 
