@@ -160,7 +160,7 @@ def test_worst_case_lpboost(tmp_path, capsys) -> None:
     assert doc["formulation"] == "lpboost" and doc["algorithm"] == "lpboost"
     # lpboost declares nu, eps and sample_weight (None: unit weights)
     assert doc["parameters"] == {"nu": 1.0, "eps": 0.01, "sample_weight": None}
-    assert doc["algorithm_parameters"] == {"pricing": "multiple", "smoothing": 0.7}
+    assert doc["algorithm_parameters"] == {"pricing": "multiple", "smoothing": 0.5}
     assert doc["status"] == "converged" and doc["success"] is True
     assert doc["eta"] is None
     assert doc["stopping"] == "lp"

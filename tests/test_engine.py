@@ -192,7 +192,7 @@ def test_lpboost_pricing_certified(pricing, breast_cancer, full_stump_lp):
     certify_run(result, LPBoost, 0.2 * N, full_stump_lp(0.2))
     extra = [r.extra_columns for r in result.history]
     assert (max(extra) == 0) == (pricing == "single")
-    assert result.algorithm_parameters == {"pricing": pricing, "smoothing": 0.7}
+    assert result.algorithm_parameters == {"pricing": pricing, "smoothing": 0.5}
 
 
 class _SpyOracle:
@@ -210,7 +210,7 @@ class _SpyOracle:
         return found
 
 
-@pytest.mark.parametrize("smoothing", [0.0, 0.7])
+@pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.9])
 @pytest.mark.parametrize("frac", [0.2, 0.5])
 def test_lpboost_pricing_points_and_extra_columns(breast_cancer, smoothing, frac):
     """The oracle is asked at alpha c + (1 - alpha) d^(t-1) (c: the pricing point of smallest
@@ -239,17 +239,22 @@ def test_lpboost_pricing_points_and_extra_columns(breast_cancer, smoothing, frac
     at, theta, master = 0, -1.0, np.full(N, 1.0 / N)
     center, best = None, np.inf
     masters_prev = theta_prev = None  # d^(t-2) and Theta^(t-2), for the mis-price of step t-1
+    alpha, smoothed, moves = smoothing, False, set()
     for k, (record, (d, found)) in enumerate(zip(result.history, spy.calls)):
         assert d.sum() == pytest.approx(1.0, abs=1e-9)
         assert d.min() >= -1e-12 and d.max() <= 1.0 / nu + 1e-12  # capped: edges bound g
         (h, u), others = found[0], found[1:]
         if k:
             mispriced = spy.calls[k - 1][1][0][1] @ masters_prev <= theta_prev + 1e-12
-            expected = master if mispriced or smoothing == 0 else \
-                smoothing * center + (1 - smoothing) * master
+            smoothed = smoothing > 0 and not mispriced
+            expected = alpha * center + (1 - alpha) * master if smoothed else master
             np.testing.assert_allclose(d, expected, atol=1e-15)
         if u @ d < best:
             center, best = d, float(u @ d)
+        if smoothed:  # alpha moves 0.1 towards the side where u's edge is lower, in [0, 0.9]
+            rises = float(u @ (master - center)) > 0
+            moves.add(rises)
+            alpha = min(0.9, alpha + 0.1) if rises else max(0.0, alpha - 0.1)
         assert record.edge == pytest.approx(u @ d, abs=1e-15)
         if others:  # the algorithm's own products (one block: the same rounding)
             block = np.column_stack([v for _, v in others])
@@ -265,6 +270,9 @@ def test_lpboost_pricing_points_and_extra_columns(breast_cancer, smoothing, frac
     assert at == result.iterations
     assert sum(r.extra_columns for r in result.history) > 0  # the rule was exercised
     assert min(r.edge for r in result.history) == best
+    if smoothing:
+        assert moves  # alpha was adapted (both ways in the longer nu = 0.2 N runs)
+        assert frac != 0.2 or moves == {True, False}
 
 
 @pytest.mark.slow

@@ -341,7 +341,7 @@ def test_formulation_without_nu_or_eps(tmp_path, hard_margin_file, small):
     path = hard_margin_file
     est = DualBoostClassifier(formulation=str(path), eps=0.05).fit(X, y)
     assert est.nu_ is None and est.parameters_ == {"eps": 0.05, "pricing": "multiple",
-                                                   "smoothing": 0.7}
+                                                   "smoothing": 0.5}
     # the hard margin: the result equals LPBoost with nu = 1 (nu_frac * N = 1 here)
     twin = DualBoostClassifier(formulation="lpboost", nu_frac=1 / X.shape[0], eps=0.05).fit(X, y)
     np.testing.assert_allclose(est.weights_, twin.weights_, atol=1e-9)

@@ -195,10 +195,14 @@ PRICING = Param(
 #: a column whose edge at the master's d^(t-1) is <= Theta^(t-1) + this cannot enter the LP
 MISPRICE_TOL = 1e-12
 
+#: the adaptive smoothing moves alpha by this much per step, within [0, ALPHA_MAX]
+ALPHA_STEP, ALPHA_MAX = 0.1, 0.9
+
 SMOOTHING = Param(
-    "smoothing", "Wentges' dual smoothing alpha: the oracle is asked at alpha c + (1 - alpha) "
-    "d^(t-1), c the pricing point of smallest best edge so far (0: at d^(t-1), Alg. 2.1 as "
-    "printed)", kind="float", default=0.7, low=0.0, high=1.0, high_open=True)
+    "smoothing", "Wentges' dual smoothing: the oracle is asked at alpha c + (1 - alpha) "
+    "d^(t-1), c the pricing point of smallest best edge so far, alpha starting here and adapted "
+    "at every step (0: off, the oracle at d^(t-1) as Alg. 2.1 prints)", kind="float",
+    default=0.5, low=0.0, high=ALPHA_MAX)
 
 
 class LPBoostAlgorithm(_TotallyCorrective):
@@ -209,12 +213,16 @@ class LPBoostAlgorithm(_TotallyCorrective):
       other candidate of the oracle (the best stump of each feature) whose edge exceeds
       Theta^(t-1) + eps at the pricing point and Theta^(t-1) at the master's d^(t-1) (so it
       can enter the LP): the "multiple pricing" of column generation.
-    * ``smoothing = alpha`` (Wentges' dual smoothing): the oracle is asked at
+    * ``smoothing`` (Wentges' dual smoothing, with an adaptive weight): the oracle is asked at
       ``alpha c + (1 - alpha) d^(t-1)`` instead of the master's d^(t-1), where the centre c is
-      the pricing point with the smallest best edge so far. The LP (2.3) is degenerate and its
-      simplex vertex d^(t-1) jumps between optimal faces; the smoothed point moves less, and
-      fewer columns reach the stop. After a *mis-price* (h^t cannot enter the LP at d^(t-1))
-      the next pricing point is d^t itself, so the run cannot stall.
+      the pricing point with the smallest best edge so far. The LP (2.3) is often degenerate
+      and its simplex vertex d^(t-1) jumps between optimal faces; the smoothed point moves
+      less, and fewer columns reach the stop. alpha starts at ``smoothing`` and moves by 0.1
+      per step within [0, 0.9]: up when the best hypothesis's edge rises from the pricing
+      point towards d^(t-1) (u^t.(d^(t-1) - c) > 0: the bound is better nearer the centre),
+      down otherwise, so data whose LP vertices are informative (twonorm) drift back to
+      Alg. 2.1. After a *mis-price* (h^t cannot enter the LP at d^(t-1)) the next pricing
+      point is d^t itself, so the run cannot stall.
 
     The guarantee is untouched: every pricing point is a capped distribution, so by weak
     duality of (2.2)/(2.3) each best edge is an upper bound on the optimum g, gamma_hat =
@@ -232,6 +240,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
         super().__init__(formulation, **kwargs)
         self.master_d = self.d  # d^(t-1), the master's; self.d is the pricing point
         self.center = self.d
+        self.alpha = self.smoothing
 
     @property
     def wants_candidates(self) -> bool:
@@ -267,10 +276,16 @@ class LPBoostAlgorithm(_TotallyCorrective):
             return record
         # a mis-price: h^t cannot enter the LP at d^(t-1) (its reduced cost is not negative)
         mispriced = self.cert is not None and float(u @ self.master_d) <= theta + MISPRICE_TOL
+        if self.d is not self.master_d:  # a smoothed pricing point: adapt alpha
+            # u is a subgradient of max_h u_h.d at the pricing point: where it rises towards
+            # d^(t-1), the best bound on the segment lies nearer the centre, and conversely
+            rises = float(u @ (self.master_d - self.center)) > 0
+            self.alpha = min(ALPHA_MAX, self.alpha + ALPHA_STEP) if rises else \
+                max(0.0, self.alpha - ALPHA_STEP)
         self._solve(U_t, record)
         self.master_d = self.d
         if self.smoothing > 0 and not mispriced:
-            self.d = self.smoothing * self.center + (1.0 - self.smoothing) * self.master_d
+            self.d = self.alpha * self.center + (1.0 - self.alpha) * self.master_d
         record.delta_simple = record.delta_practical = self.min_edge - record.dual
         eps = f.eps
         if self.min_edge - record.dual <= eps:
