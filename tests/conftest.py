@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from dualboost.data import load_dataset, shared_data_dir
 from dualboost.oracles import StumpOracle
+
+# Property tests draw the same examples on every run (hypothesis's advice for CI): a clean
+# checkout then runs a fixed, reviewed set instead of new random draws that may land on a
+# solver's accuracy limit (one such draw is kept as an explicit example in
+# tests/test_formulations.py). HYPOTHESIS_PROFILE=explore searches afresh.
+settings.register_profile("deterministic", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
 @pytest.fixture(scope="session")
