@@ -537,7 +537,10 @@ def _print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int
             row(f"{name} (algorithm)", _param_text(value))
     row("oracle", oracle)
     row("stopping", doc["stopping"])
-    row("T (iterations)", doc["iterations"])
+    solves = sum(1 for r in doc["history"] if r.get("solved"))
+    extra = sum(r.get("extra_columns", 0) for r in doc["history"] if r.get("solved"))
+    row("T (hypotheses)", doc["iterations"] if not extra else
+        f"{doc['iterations']} (from {solves} master solves, multiple pricing)")
     status = doc["status"]
     if status == "max_iter":
         status = f"max_iter: NOT converged within --max-iter = {max_iter}"
