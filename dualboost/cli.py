@@ -298,6 +298,7 @@ class _Progress:
         self.start = time.perf_counter()
         self.last: IterationRecord | None = None
         self.last_time: float | None = None  # when the last record arrived
+        self.hypotheses = 0  # so far: one per solved step plus its extra columns
         self.live = None
         stream = sys.stderr
         self.interactive = (enabled and hasattr(stream, "isatty") and stream.isatty()
@@ -331,7 +332,9 @@ class _Progress:
         value = rec.delta_simple if self.stopping == "simple" else rec.delta_practical
         # The last ERLPBoost record is never solved (h^t is discarded): show P^t(d^{t-1}).
         primal = rec.primal if rec.solved else rec.primal_before
-        text = (f"t={rec.t:<5d} P={_fmt(primal, '.6f')}  {theta}={_fmt(rec.dual, '.6f')}  "
+        # LPBoost's multiple pricing adds several hypotheses per master solve t
+        count = f"T={self.hypotheses:<5d} " if self.hypotheses > rec.t else ""
+        text = (f"t={rec.t:<5d} {count}P={_fmt(primal, '.6f')}  {theta}={_fmt(rec.dual, '.6f')}  "
                 f"{delta}={_fmt(value, '.3g')}  {elapsed:7.1f}s")
         if rec.solved:
             # which master ran and how long its solve took, so a slow solver is visible
@@ -349,6 +352,8 @@ class _Progress:
     def __call__(self, record: IterationRecord) -> None:
         self.last = record
         self.last_time = time.perf_counter()
+        if record.solved:
+            self.hypotheses += 1 + record.extra_columns
         if not self.enabled or self.interactive:
             return
         if record.t == 1 or record.t % PLAIN_EVERY == 0:

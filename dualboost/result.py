@@ -17,7 +17,9 @@ class IterationRecord:
     For ERLPBoost ``delta_simple`` is delta^t and ``delta_practical`` is delta~^t (thesis §3.2.1-2);
     for LPBoost both hold min_q u^q.d^{q-1} - P_LP^t (Alg. 2.1 step c, with the certified lower
     bound Theta^t in place of P_LP^t). The last record of an ERLPBoost run has ``solved=False``:
-    its hypothesis is the discarded h^{T+1}.
+    its hypothesis is the discarded h^{T+1}. For LPBoost with dual smoothing, ``edge`` is taken
+    at the pricing point (a capped distribution near d^{t-1}; docs/theory.md L5), and
+    ``extra_columns`` hypotheses were added beside h^t (multiple pricing).
     """
 
     t: int

@@ -176,6 +176,19 @@ def test_worst_case_lpboost(tmp_path, capsys) -> None:
     assert all(r["solved"] for r in doc["history"])  # LPBoost keeps every solved column
 
 
+def test_progress_counts_hypotheses_under_multiple_pricing(tmp_path, capsys) -> None:
+    out = tmp_path / "run.json"
+    code = main(["fit", "--data", "breast_cancer", "--formulation", "lpboost", "--nu-frac",
+                 "0.2", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0
+    doc = load_json(out)
+    first = captured.err.splitlines()[0].split()
+    assert first[0] == "t=1"
+    # t = 1 added u^1 and its extra columns: T = 1 + extra_columns
+    assert first[1] == f"T={1 + doc['history'][0]['extra_columns']}"
+
+
 def test_progress_lines_every_ten_iterations(capsys) -> None:
     code = main(["fit", "--data", "worst_case:40", "--formulation", "lpboost", "--nu", "1",
                  "--param", "pricing=single", "--param", "smoothing=0"])
