@@ -65,3 +65,34 @@ def test_both_routes_agree_on_large_inputs(nu):
     sorted_route = capped_entropic_projection(log_a, nu, rounds=0)
     assert np.abs(fixed_point.d - sorted_route.d).max() <= 1e-14
     assert (fixed_point.capped == sorted_route.capped).all()
+
+
+def _bisection_projection(x, cap):
+    """The Euclidean projection onto {sum d = 1, 0 <= d <= cap} by plain bisection on tau."""
+    lo, hi = x.min() - np.max(cap), x.max()
+    for _ in range(200):
+        tau = 0.5 * (lo + hi)
+        if np.clip(x - tau, 0.0, cap).sum() > 1.0:
+            lo = tau
+        else:
+            hi = tau
+    return np.clip(x - 0.5 * (lo + hi), 0.0, cap)
+
+
+def test_euclidean_projection_active_sets_agree_with_bisection():
+    from dualboost.projection import _active_set_projection, euclidean_capped_projection
+
+    rng = np.random.default_rng(5)
+    fast = 0
+    for k in range(600):
+        n = int(rng.integers(2, 60))
+        nu = float(rng.uniform(1, n))
+        x = [rng.dirichlet(np.ones(n)) + rng.normal(0, 1e-10, n),  # a solver's nearly feasible d
+             rng.normal(size=n), np.round(rng.normal(size=n), 1)][k % 3]  # far off; ties
+        cap = np.full(n, 1.0 / nu) if k % 2 else rng.uniform(1.0 / n, 1.0, n)
+        cap = cap if cap.sum() >= 1 else cap / cap.sum() * 1.2
+        d = euclidean_capped_projection(x, nu, cap=cap)
+        np.testing.assert_allclose(d, _bisection_projection(x, cap), atol=1e-13)
+        assert abs(d.sum() - 1.0) <= 1e-12 and d.min() >= 0.0 and np.all(d <= cap)
+        fast += _active_set_projection(x, cap) is not None
+    assert fast >= 300  # the exact path serves the nearly feasible inputs (and more)
