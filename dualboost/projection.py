@@ -144,36 +144,23 @@ def _active_set_projection(x: np.ndarray, cap: np.ndarray, rounds: int = 4
     needs one round from tau = 0 (the bisection took 100 passes over N); None sends the caller
     to the bisection.
     """
-    tau = 0.0
+    shifted = x  # tau = 0
     for _ in range(rounds):
-        shifted = x - tau
         upper, lower = shifted >= cap, shifted <= 0.0
         free = ~(upper | lower)
         count = int(np.count_nonzero(free))
         if count == 0:
             return None
-        new_tau = (float(x[free].sum()) + float(cap[upper].sum()) - 1.0) / count
-        shifted = x - new_tau
+        tau = (float(x[free].sum()) + float(cap[upper].sum()) - 1.0) / count
+        shifted = x - tau
         if np.array_equal(shifted >= cap, upper) and np.array_equal(shifted <= 0.0, lower):
             return np.clip(shifted, 0.0, cap)
-        tau = new_tau
     return None
 
 
-def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100,
-                                cap: np.ndarray | None = None) -> np.ndarray:
-    """Euclidean projection of x onto {d : sum d = 1, 0 <= d <= 1/nu}.
-
-    Used to turn a solver's nearly feasible d (entries like -1e-11 or 1/nu + 1e-10) into an exactly
-    feasible point before it certifies an upper bound. ``d = clip(x - tau, 0, 1/nu)`` with tau
-    found by bisection on the monotone mass ``sum d(tau)``. ``cap``: per-example caps instead of
-    1/nu (sample weights).
-    """
-    x = np.asarray(x, dtype=float)
-    cap = 1.0 / nu if cap is None else np.asarray(cap, dtype=float)
-    exact = _active_set_projection(x, np.broadcast_to(cap, x.shape))
-    if exact is not None:
-        return exact
+def _bisection_projection(x: np.ndarray, cap, iterations: int = 100) -> np.ndarray:
+    """The projection by bisection on tau over the monotone mass ``sum clip(x - tau, 0, cap)``:
+    the fallback of :func:`euclidean_capped_projection` when the active sets do not settle."""
     lo, hi = x.min() - np.max(cap), x.max()  # mass(lo) >= sum(caps) >= 1 >= 0 = mass(hi)
     for _ in range(iterations):
         tau = 0.5 * (lo + hi)
@@ -182,3 +169,19 @@ def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100,
         else:
             hi = tau
     return np.clip(x - 0.5 * (lo + hi), 0.0, cap)
+
+
+def euclidean_capped_projection(x: np.ndarray, nu: float, iterations: int = 100,
+                                cap: np.ndarray | None = None) -> np.ndarray:
+    """Euclidean projection of x onto {d : sum d = 1, 0 <= d <= 1/nu}.
+
+    Used to turn a solver's nearly feasible d (entries like -1e-11 or 1/nu + 1e-10) into an exactly
+    feasible point before it certifies an upper bound. ``d = clip(x - tau, 0, 1/nu)`` with tau
+    solved exactly on the active sets (:func:`_active_set_projection`), or else found by
+    bisection on the monotone mass ``sum d(tau)``. ``cap``: per-example caps instead of 1/nu
+    (sample weights).
+    """
+    x = np.asarray(x, dtype=float)
+    cap = 1.0 / nu if cap is None else np.asarray(cap, dtype=float)
+    exact = _active_set_projection(x, np.broadcast_to(cap, x.shape))
+    return exact if exact is not None else _bisection_projection(x, cap, iterations)
