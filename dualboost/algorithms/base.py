@@ -178,11 +178,10 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
             oracle_seconds = time.perf_counter() - tick
             pending = h
             algorithm.accepted_extra = []
-            if others:
-                record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter,
-                                        extra=[np.asarray(v, dtype=float) for _, v in others])
-            else:
-                record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter)
+            # only an algorithm that asked for candidates takes the ``extra`` keyword
+            extra = {"extra": [np.asarray(v, dtype=float) for _, v in others]} if others else {}
+            record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter,
+                                    **extra)
             pending = None
             record.oracle_seconds = oracle_seconds
             if record.solved or algorithm.done:

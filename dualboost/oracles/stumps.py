@@ -200,18 +200,13 @@ class StumpOracle(Oracle):
         taken = -1 if first[0].is_constant else first[0].feature
         heads = heads[np.isfinite(score[heads]) & (feature[heads] != taken)]
         heads = heads[np.argsort(-score[heads], kind="stable")]
-        out = [first]
-        seen = {(first[1] + 0.0).tobytes()}
-        for k in heads.tolist():
-            # two splits of one feature never share a column, so no tie-break across
-            # candidates is needed here; equal columns of two features are dropped below
-            h = stump_at(k, 1 if plus[k] >= minus[k] else -1)
-            u = h.column(self._X, self._y)
-            key = (u + 0.0).tobytes()
-            if key not in seen:
-                seen.add(key)
-                out.append((h, u))
-        return out
+        # two splits of one feature never share a column, so no tie-break across candidates is
+        # needed here; equal columns of two features are dropped, the first one kept
+        hyps = [first[0]] + [stump_at(k, 1 if plus[k] >= minus[k] else -1)
+                             for k in heads.tolist()]
+        U = np.column_stack([first[1]] + [h.column(self._X, self._y) for h in hyps[1:]])
+        U, hyps = distinct_columns(U, hyps)
+        return [(h, np.ascontiguousarray(U[:, k])) for k, h in enumerate(hyps)]
 
     def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
         self._check_fitted()
