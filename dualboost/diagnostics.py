@@ -114,11 +114,11 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list
                            "0.5 h - 0.5 h (all margins 0)")
         if near_zero > DEGENERATE_FRACTION:
             tie = ""
-            exact_zero = float(np.mean(is_tie(margins)))
-            if y is not None and exact_zero > 0:
+            at_zero = float(np.mean(is_tie(margins)))
+            if y is not None and at_zero > 0:
                 y_arr = np.asarray(y, dtype=float)
                 pos = int(np.count_nonzero(y_arr > 0))
-                tie = (f"; the {exact_zero:.1%} scores of 0 (up to rounding) are predicted as the "
+                tie = (f"; the {at_zero:.1%} scores of 0 (up to rounding) are predicted as the "
                        f"training majority class ({'+1' if pos > y_arr.size - pos else '-1'})")
             out.append({
                 "code": "degenerate_combination",

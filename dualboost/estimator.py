@@ -34,7 +34,7 @@ from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
 from .errors import DualBoostInputError
-from .model_io import is_tie, load_model, majority_class, model_document
+from .model_io import is_tie, labels_for_scores, load_model, majority_class, model_document
 from .oracles.base import combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
@@ -488,10 +488,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         -------
         labels : ndarray of shape (n_samples,)
         """
-        scores = self.decision_function(X)
-        labels = self.classes_[(scores > 0).astype(int)]
-        labels[is_tie(scores)] = self.tie_class_
-        return labels
+        return labels_for_scores(self.decision_function(X), self.classes_, self.tie_class_)
 
     def predict_proba(self, X) -> np.ndarray:
         """A monotone map of the score to [0, 1]; **not calibrated probabilities**.

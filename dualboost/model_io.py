@@ -54,6 +54,15 @@ def is_tie(scores: np.ndarray) -> np.ndarray:
     return np.abs(scores) <= TIE_TOLERANCE
 
 
+def labels_for_scores(scores: Any, classes: Any, tie_class: Any) -> np.ndarray:
+    """Labels for scores f(x): > 0 -> classes[1], < 0 -> classes[0], a tie (:func:`is_tie`) ->
+    ``tie_class``; the array has the dtype of ``np.asarray(classes)``."""
+    scores = np.asarray(scores, dtype=float)
+    labels = np.asarray(classes)[(scores > 0).astype(int)]
+    labels[is_tie(scores)] = tie_class
+    return labels
+
+
 def _py(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
@@ -113,12 +122,7 @@ class SavedModel:
     def predict_scores(self, scores: np.ndarray) -> np.ndarray:
         """Original labels for given scores: > 0 -> classes[1], < 0 -> classes[0], a tie (0 up
         to :data:`TIE_TOLERANCE`) -> tie_class."""
-        scores = np.asarray(scores, dtype=float)
-        labels = np.asarray(self.classes, dtype=object)
-        out = np.where(scores > 0, labels[1], labels[0]).astype(object)
-        out[is_tie(scores)] = self.tie_class
-        common = np.asarray(self.classes)
-        return out.astype(common.dtype) if common.dtype != object else out
+        return labels_for_scores(scores, self.classes, self.tie_class)
 
     def predict(self, X: Any) -> np.ndarray:
         """Original label values; a tie (a score within 1e-9 of 0) goes to ``tie_class``."""
