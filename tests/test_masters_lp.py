@@ -72,6 +72,70 @@ def test_random_instances_match_the_reference_path(nu, seed):
     check_growing(LPBoost(N, nu=nu), random_columns(N, 14, seed))
 
 
+def sign_columns(N: int, t: int, seed: int) -> np.ndarray:
+    """t columns of +-1 entries (a classifier's y h(x)), some mostly -1 and some mostly +1, so
+    that both sparse row forms (error set and accuracy set) occur, and some repeated."""
+    rng = np.random.default_rng(seed)
+    wrong = rng.random((N, t)) < rng.uniform(0.1, 0.9, size=t)
+    U = np.where(wrong, -1.0, 1.0)
+    for q in range(3, t, 5):
+        U[:, q] = U[:, q - 3]
+    return U
+
+
+@pytest.mark.parametrize("nu", [1.0, 3.0, 9.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sign_columns_take_the_sparse_rows_and_match_the_reference_path(nu, seed):
+    """+-1 columns are written on their error or accuracy sets (the module docstring's sparse
+    edge rows); mixed with general columns, each keeps its own form. Both forms occur, and the
+    multipliers read back through them are checked against the dual (2.2) directly."""
+    N = 24
+    U = sign_columns(N, 16, seed)
+    U[:, 5::6] = random_columns(N, 16, seed + 7)[:, 5::6]  # general columns among them
+    check_growing(LPBoost(N, nu=nu), U)
+    master = LPBoost(N, nu=nu).fast_master()
+    master.solve(U, TOL)
+    general = np.any(np.abs(U) != 1.0, axis=0)
+    assert general.any() and not general.all()
+    errors = np.count_nonzero(U == -1.0, axis=0) * 2 <= N
+    expected = np.where(general, -1.0, np.where(errors, 0.5, -0.5))
+    assert np.array_equal(master._w_factor, expected)
+    assert {0.5, -0.5} <= set(expected.tolist())
+
+
+def test_a_solve_that_does_not_end_optimal_is_rerun_with_the_perturbation():
+    """run_optimal: a first run() that stops short (a stall cut by the pivot limit) is run
+    again with HiGHS's cost perturbation, which is switched off again afterwards."""
+    from dualboost.masters.highs_lp import HIGHS_OPTIONS, PERTURBED, run_optimal
+
+    class Recorder:
+        def __init__(self, statuses):
+            self.statuses, self.options, self.runs = list(statuses), dict(HIGHS_OPTIONS), []
+
+        def run(self):
+            self.runs.append(dict(self.options))
+            self.status = self.statuses.pop(0)
+
+        def getModelStatus(self):
+            return self.status
+
+        def modelStatusToString(self, status):
+            return status
+
+        def setOptionValue(self, key, value):
+            self.options[key] = value
+
+    key = next(iter(PERTURBED))
+    h = Recorder(["Iteration limit reached", "Optimal"])
+    assert run_optimal(h) is True
+    assert [r[key] for r in h.runs] == [0.0, PERTURBED[key]]
+    assert h.options[key] == HIGHS_OPTIONS[key] == 0.0
+    h = Recorder(["Optimal"])
+    assert run_optimal(h) is True and len(h.runs) == 1
+    h = Recorder(["Unknown", "Unknown"])
+    assert run_optimal(h) is False and h.options[key] == 0.0
+
+
 @pytest.mark.parametrize("N", [10, 20])
 def test_worst_case_instance_matches_the_reference_path(N):
     """Thesis Thm 2.5's instance (hard margin), column by column."""

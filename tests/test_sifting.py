@@ -14,8 +14,11 @@ from formulations.lpboost import LPBoost
 def _instance(seed: int):
     rng = np.random.default_rng(seed)
     N, t = int(rng.integers(5, 400)), int(rng.integers(1, 25))
-    # +-1 columns (stumps: many ties among the margins) or continuous ones
+    # +-1 columns (stumps: many ties among the margins; written on their error or accuracy
+    # sets), continuous ones, or both in one U
     U = rng.choice([-1.0, 1.0], size=(N, t)) if seed % 2 else rng.uniform(-1, 1, (N, t))
+    if seed % 4 == 3:
+        U[:, ::3] = rng.uniform(-1, 1, (N, U[:, ::3].shape[1]))
     nu = float(rng.uniform(1.0, N)) if seed % 5 else 1.0
     w_start = rng.uniform(0.0, 1.0, t) if seed % 3 else None
     return U, nu, w_start
@@ -26,8 +29,9 @@ def test_sifting_solves_the_whole_lp(seed):
     U, nu, w_start = _instance(seed)
     # the first working set: the default, the output's t + 101, and a tiny one (many rounds)
     first_size = (None, U.shape[1] + 101, 3)[seed % 3]
-    # and from a guessed basis (what the output's P_LP^T does) on every other instance
-    sifted = sifted_soft_margin_lp(U, nu, w_start, first_size=first_size, crash=seed % 2 == 0)
+    # and from a guessed basis (what the output's P_LP^T does) on every other instance of
+    # each kind
+    sifted = sifted_soft_margin_lp(U, nu, w_start, first_size=first_size, crash=seed // 2 % 2 == 0)
     assert sifted is not None
     cert = LPBoost(U.shape[0], nu=nu).certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
     reference = independent_lp_value(U, nu)

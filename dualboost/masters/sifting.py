@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .highs_lp import HIGHS_OPTIONS
+from .highs_lp import HIGHS_OPTIONS, EdgeRows, pivot_limit, run_optimal, sparse_lines
 
 __all__ = ["SiftedLP", "sifted_soft_margin_lp"]
 
@@ -89,6 +89,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         status[np.asarray(working_start, dtype=int)] = 1
     batch = size if batch is None else batch
     inf = highspy.kHighsInf
+    rows = EdgeRows.of(U)  # the edge rows as HiGHS is given them (sparse on +-1 columns)
     h = None
     in_model = np.zeros(0, dtype=int)  # the examples that are columns of h, in column order
     for rounds in range(1, max_rounds + 1):
@@ -99,28 +100,28 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         if mass < -1e-12 or mass > float(cap[working].sum()) + 1e-12:
             return None  # the fixed part leaves no feasible working set (cannot happen from the
             # placement above; guarded so that a wrong d is never returned)
-        fixed_edges = cap[capped] @ U[capped] if n_capped else np.zeros(t)
-        row_lower = np.append(mass, np.full(t, -inf))
-        row_upper = np.append(mass, -fixed_edges)
+        # the capped examples' part of each edge row moves to its bounds
+        fixed = cap[capped] @ rows.A[capped] if n_capped else np.zeros(t)
+        row_lower = np.append(mass, np.maximum(rows.lower - fixed, -inf))
+        row_upper = np.append(mass, np.minimum(rows.upper - fixed, inf))
         if h is None:
-            h = _working_lp(U, cap, working, row_lower, row_upper)
+            h = _working_lp(rows, cap, working, row_lower, row_upper)
             in_model = working
             if crash:
-                _crash(h, margins[working], cap[working], mass, np.asarray(w_start, dtype=float))
+                _crash(h, margins[working], cap[working], mass, np.asarray(w_start, dtype=float),
+                       rows.errors)
         else:
             # the entering examples become columns of the same model (at d_n = 0, whatever
             # they were: HiGHS keeps its basis and repairs it from there), the right-hand sides
             # lose the capped ones that entered
             new = np.setdiff1d(working, in_model, assume_unique=True)
-            _add_examples(h, U, cap, new)
+            _add_examples(h, rows, cap, new)
             in_model = np.concatenate([in_model, new])
             h.changeRowsBounds(t + 1, np.arange(t + 1, dtype=np.int32), row_lower, row_upper)
-        h.run()
-        if h.modelStatusToString(h.getModelStatus()) != "Optimal":
+        if not run_optimal(h):
             return None
         solution = h.getSolution()
-        y = np.asarray(solution.row_dual, dtype=float)
-        w, beta = -y[1:], -float(y[0])
+        w, beta = rows.multipliers(np.asarray(solution.row_dual, dtype=float))
         reduced = beta + U @ w  # z_n for every example
         entering = ((status == 0) & (reduced < -tol)) | (capped & (reduced > tol))
         s = in_model.size
@@ -146,7 +147,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     return None
 
 
-def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray) -> None:
+def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray,
+           errors: np.ndarray) -> None:
     """A starting basis for the working-set LP guessed from a near-optimal w: the edge rows of
     the columns w weighs (w_q > 1e-3 max w) tight, the others' slacks basic; as many examples
     basic (fractional) as there are tight rows, taken around the margin threshold of w; below
@@ -166,10 +168,12 @@ def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray) 
     position = int(np.searchsorted(np.cumsum(cap[order]), mass, side="right"))
     first = max(0, min(margins.size - k, position - k // 2))
     columns = np.full(margins.size + 1, status.kLower, dtype=object)
-    columns[0] = status.kBasic  # gamma
+    columns[0] = status.kBasic  # delta = (1 - gamma)/2
     columns[1 + order[:first]] = status.kUpper
     columns[1 + order[first:first + k]] = status.kBasic
-    rows = np.where(tight, status.kUpper, status.kBasic).astype(object)
+    # a tight edge row sits at its lower bound when written on the error set (EdgeRows)
+    rows = np.where(tight, np.where(errors, status.kLower, status.kUpper),
+                    status.kBasic).astype(object)
     basis = highspy.HighsBasis()
     basis.col_status = list(columns)
     basis.row_status = [status.kLower, *rows]
@@ -177,32 +181,34 @@ def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray) 
     h.setBasis(basis)
 
 
-def _working_lp(U: np.ndarray, cap: np.ndarray, working: np.ndarray, row_lower: np.ndarray,
+def _working_lp(rows: EdgeRows, cap: np.ndarray, working: np.ndarray, row_lower: np.ndarray,
                 row_upper: np.ndarray):
-    """The working-set LP as a HiGHS model: column 0 is gamma (cost 1, free; -1 in rows
-    1..t), then one column per working example (1 in row 0, U_nq in row q, bounds [0, cap_n])."""
+    """The working-set LP as a HiGHS model: column 0 is delta = (1 - gamma)/2 (cost -2, free;
+    its coefficients in the edge rows), then one column per working example (1 in row 0, its
+    edge-row coefficients ``rows.A[n]``; bounds [0, cap_n])."""
     import highspy
 
-    t = U.shape[1]
+    t = rows.A.shape[1]
     inf = highspy.kHighsInf
     h = highspy.Highs()
     for key, value in HIGHS_OPTIONS.items():
         h.setOptionValue(key, value)
+    h.setOptionValue("simplex_iteration_limit", pivot_limit(rows.A.shape[0]))
     h.addRows(t + 1, row_lower, row_upper, 0, np.zeros(t + 1, dtype=np.int32),
               np.zeros(0, dtype=np.int32), np.zeros(0))
-    h.addCols(1, np.array([1.0]), np.array([-inf]), np.array([inf]), t,
-              np.array([0], dtype=np.int32), np.arange(1, t + 1, dtype=np.int32), -np.ones(t))
-    _add_examples(h, U, cap, working)
+    h.addCols(1, np.array([-2.0]), np.array([-inf]), np.array([inf]), t,
+              np.array([0], dtype=np.int32), np.arange(1, t + 1, dtype=np.int32),
+              rows.delta_coef)
+    _add_examples(h, rows, cap, working)
     return h
 
 
-def _add_examples(h, U: np.ndarray, cap: np.ndarray, examples: np.ndarray) -> None:
-    """Columns for the given examples (dense: 1 in row 0, U_nq in row q)."""
-    s, t = examples.size, U.shape[1]
+def _add_examples(h, rows: EdgeRows, cap: np.ndarray, examples: np.ndarray) -> None:
+    """Columns for the given examples: 1 in row 0, ``rows.A[n, q]`` in row q + 1 (nonzeros
+    only: an example is in about half the error or accuracy sets)."""
+    s = examples.size
     if not s:
         return
-    values = np.hstack([np.ones((s, 1)), U[examples]]).ravel()
-    index = np.tile(np.arange(t + 1, dtype=np.int32), s)
-    starts = (np.arange(s, dtype=np.int32) * (t + 1)).astype(np.int32)
-    h.addCols(s, np.zeros(s), np.zeros(s), cap[examples].astype(float), s * (t + 1), starts,
+    starts, index, values = sparse_lines(np.hstack([np.ones((s, 1)), rows.A[examples]]))
+    h.addCols(s, np.zeros(s), np.zeros(s), cap[examples].astype(float), values.size, starts,
               index, values)
