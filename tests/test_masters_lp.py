@@ -97,10 +97,16 @@ def test_sign_columns_take_the_sparse_rows_and_match_the_reference_path(nu, seed
     master.solve(U, TOL)
     general = np.any(np.abs(U) != 1.0, axis=0)
     assert general.any() and not general.all()
-    errors = np.count_nonzero(U == -1.0, axis=0) * 2 <= N
-    expected = np.where(general, -1.0, np.where(errors, 0.5, -0.5))
-    assert np.array_equal(master._w_factor, expected)
-    assert {0.5, -0.5} <= set(expected.tolist())
+    errors = ~general & (np.count_nonzero(U == -1.0, axis=0) * 2 <= N)
+    rows = master._rows
+    assert np.array_equal(rows.errors, errors)
+    assert np.array_equal(rows.accuracy, ~general & ~errors)
+    assert errors.any() and (~general & ~errors).any()
+    # the model's rows are A d + delta_coef delta: A the error or accuracy indicators, or U
+    A = np.where(errors, U == -1.0, np.where(~general & ~errors, U == 1.0, U))
+    assert np.array_equal(rows.coefficients(U), A)
+    assert np.allclose(rows.weighted_sum(U, np.arange(N, dtype=float)),
+                       np.arange(N, dtype=float) @ A)
 
 
 def test_a_solve_that_does_not_end_optimal_is_rerun_with_the_perturbation():

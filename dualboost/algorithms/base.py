@@ -94,6 +94,7 @@ class Algorithm(ABC):
         self.kkt = kkt
         self.N = formulation.N
         self.U = np.empty((self.N, 0))
+        self._column_buffer = np.empty((self.N, 0), order="F")
         # d^0: the prior, else uniform (s / sum s with sample weights: the repeated rows' 1/N')
         weights = getattr(formulation, "sample_weight", None)
         start = np.full(self.N, 1.0 / self.N) if weights is None else weights / weights.sum()
@@ -113,6 +114,21 @@ class Algorithm(ABC):
         """Whether step() also takes the oracle's other candidates (``extra``), see
         :meth:`dualboost.oracles.Oracle.candidates`; the loop then passes them."""
         return False
+
+    def extended(self, *columns: np.ndarray) -> np.ndarray:
+        """``self.U`` with the given columns appended: a view of one column-major buffer kept
+        across iterations, so an iteration copies its new columns only (``np.column_stack``
+        copied all t columns each time: O(N T^2) over a run). Earlier views keep their
+        contents: a view's columns are never written again, only those after it."""
+        t, k = self.U.shape[1], len(columns)
+        buffer = self._column_buffer
+        if buffer.shape[1] < t + k:
+            grown = np.empty((self.N, max(t + k, 2 * buffer.shape[1], 16)), order="F")
+            grown[:, :t] = self.U
+            buffer = self._column_buffer = grown
+        for j, column in enumerate(columns):
+            buffer[:, t + j] = column
+        return buffer[:, :t + k]
 
     @abstractmethod
     def step(self, t: int, u: np.ndarray, may_solve: bool) -> IterationRecord:

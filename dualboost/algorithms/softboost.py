@@ -106,7 +106,7 @@ class SoftBoostAlgorithm(Algorithm):
         if not may_solve:
             return record
         self.gamma_hat = gamma_hat
-        U_t = np.column_stack([self.U, u])
+        U_t = self.extended(u)
 
         tick = time.perf_counter()
         lp_cert, lp_record, lp_path = _lp_certificate(U_t, self.nu, self.solver, self.lp_master)

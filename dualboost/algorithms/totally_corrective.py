@@ -269,7 +269,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
                       if self.d is not self.master_d else True)
             self.accepted_extra = np.flatnonzero((block.T @ self.d > theta + f.eps)
                                                  & enters).tolist()
-        U_t = np.column_stack([self.U, u, *(extra[i] for i in self.accepted_extra)])
+        U_t = self.extended(u, *(extra[i] for i in self.accepted_extra))
         record = IterationRecord(t=t, edge=edge, primal_before=f.primal_objective(U_t, self.d),
                                  delta_simple=np.nan, delta_practical=np.nan, oracle_seconds=0.0,
                                  extra_columns=len(self.accepted_extra))
@@ -375,7 +375,7 @@ class RegularizedAlgorithm(_TotallyCorrective):
         f = self.formulation
         edge = float(u @ self.d)
         self.min_edge = min(self.min_edge, edge)
-        U_t = np.column_stack([self.U, u])
+        U_t = self.extended(u)
         primal_before = f.primal_objective(U_t, self.d)
         self.min_primal_before = min(self.min_primal_before, primal_before)
         record = IterationRecord(

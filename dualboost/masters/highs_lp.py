@@ -103,43 +103,62 @@ def run_optimal(h) -> bool:
 
 @dataclass
 class EdgeRows:
-    """The edge rows of (2.3) for the columns U in the form HiGHS is given (module docstring):
-    row q is ``sum_n A[n, q] d_n + delta_coef[q] delta`` in ``[lower[q], upper[q]]`` (bounds for
-    sum(d) = 1), with A the indicator of the error set (``errors``), of the accuracy set, or U
-    itself on a column that is not +-1; the thesis's multipliers are ``w = w_factor * y`` and
-    ``beta = -y_0 + beta_factor . y`` from HiGHS's row duals y."""
+    """The edge rows of (2.3) in the form HiGHS is given (module docstring), one per column of
+    U: row q is ``sum_n A[n, q] d_n + delta_coef[q] delta`` in ``[lower[q], upper[q]]`` (bounds
+    for sum(d) = 1), A the indicator of the column's error set (``errors``), of its accuracy set
+    (``accuracy``), or U itself on a column that is not +-1 (:meth:`coefficients`); the
+    thesis's multipliers are ``w = w_factor * y``, ``beta = -y_0 + beta_factor . y`` from
+    HiGHS's row duals y (:meth:`multipliers`). Only the per-column forms are stored: the rows of
+    A an LP needs are made from U's (an N x t copy per solve costs as much as the solve at large
+    N)."""
 
-    A: np.ndarray
-    delta_coef: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
     errors: np.ndarray
-    w_factor: np.ndarray
-    beta_factor: np.ndarray
+    accuracy: np.ndarray
 
     @classmethod
     def of(cls, U: np.ndarray) -> EdgeRows:
+        """The forms of the columns U: +-1 columns on the smaller of their two sets."""
         N = U.shape[0]
-        wrong = U == -1.0
-        n_wrong = np.count_nonzero(wrong, axis=0)
+        n_wrong = np.count_nonzero(U == -1.0, axis=0)
         sign = n_wrong + np.count_nonzero(U == 1.0, axis=0) == N
         errors = sign & (2 * n_wrong <= N)
-        accuracy = sign & ~errors
-        A = np.where(errors, wrong, np.where(accuracy, ~wrong, U)).astype(float)
-        return cls(A=A, delta_coef=np.where(errors, -1.0, np.where(accuracy, 1.0, 2.0)),
-                   lower=np.where(errors, 0.0, -np.inf), upper=np.where(errors, np.inf, 1.0),
-                   errors=errors, w_factor=np.where(errors, 0.5, np.where(accuracy, -0.5, -1.0)),
-                   beta_factor=np.where(sign, -0.5, 0.0))
+        return cls(errors=errors, accuracy=sign & ~errors)
+
+    def followed_by(self, other: EdgeRows) -> EdgeRows:
+        """These rows, then ``other``'s (the columns of another block of U)."""
+        return EdgeRows(np.concatenate([self.errors, other.errors]),
+                        np.concatenate([self.accuracy, other.accuracy]))
+
+    def coefficients(self, U_rows: np.ndarray) -> np.ndarray:
+        """A's rows for the given rows of U (same columns)."""
+        return np.where(self.errors, U_rows == -1.0,
+                        np.where(self.accuracy, U_rows == 1.0, U_rows)).astype(float)
+
+    def weighted_sum(self, U_rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """``weights @ A[rows]`` from ``e = weights @ U[rows]`` alone: on +-1 columns the
+        indicator of u = -1 (+1) is (1 - u)/2 ((1 + u)/2)."""
+        e = weights @ U_rows
+        total = float(weights.sum())
+        return np.where(self.errors, (total - e) / 2, np.where(self.accuracy, (total + e) / 2, e))
+
+    @property
+    def delta_coef(self) -> np.ndarray:
+        return np.where(self.errors, -1.0, np.where(self.accuracy, 1.0, 2.0))
+
+    @property
+    def lower(self) -> np.ndarray:
+        return np.where(self.errors, 0.0, -np.inf)
+
+    @property
+    def upper(self) -> np.ndarray:
+        return np.where(self.errors, np.inf, 1.0)
 
     def multipliers(self, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """(w, beta) from the row duals y (row 0: sum(d); then one row per column)."""
-        return row_multipliers(y, self.w_factor, self.beta_factor)
-
-
-def row_multipliers(y: np.ndarray, w_factor: np.ndarray,
-                    beta_factor: np.ndarray) -> tuple[np.ndarray, float]:
-    """(w, beta) of (2.2) from HiGHS's row duals y of the rows of :class:`EdgeRows`."""
-    return w_factor * y[1:], -float(y[0]) + float(beta_factor @ y[1:])
+        """(w, beta) of (2.2) from the row duals y (row 0: sum(d); then one row per column):
+        ``w_q = y_q/2`` (error row), ``-y_q/2`` (accuracy row), ``-y_q`` (other)."""
+        w_factor = np.where(self.errors, 0.5, np.where(self.accuracy, -0.5, -1.0))
+        beta_factor = np.where(self.errors | self.accuracy, -0.5, 0.0)
+        return w_factor * y[1:], -float(y[0]) + float(beta_factor @ y[1:])
 
 
 def sparse_lines(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -237,21 +256,21 @@ class HighsLPMaster(Master):
         h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
         self._highs, self._inf = h, inf
         self._U = np.zeros((N, 0))
-        #: per edge row: w_q = w_factor[q] y_q, and beta gets beta_factor[q] y_q (EdgeRows)
-        self._w_factor, self._beta_factor = np.zeros(0), np.zeros(0)
+        #: the forms of the model's edge rows (EdgeRows), one per column so far
+        self._rows = EdgeRows.of(self._U)
 
     def _add_columns(self, U_new: np.ndarray) -> None:
         """One edge row per new column, in the form of :class:`EdgeRows`."""
         if not U_new.shape[1]:
             return
         rows = EdgeRows.of(U_new)
-        starts, index, values = sparse_lines(np.column_stack([rows.A.T, rows.delta_coef]))
+        starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U_new).T,
+                                                              rows.delta_coef]))
         inf = self._inf
         self._highs.addRows(U_new.shape[1], np.where(np.isinf(rows.lower), -inf, rows.lower),
                             np.where(np.isinf(rows.upper), inf, rows.upper), values.size,
                             starts, index, values)
-        self._w_factor = np.concatenate([self._w_factor, rows.w_factor])
-        self._beta_factor = np.concatenate([self._beta_factor, rows.beta_factor])
+        self._rows = self._rows.followed_by(rows)
 
     # -- one master solve -----------------------------------------------------------------------
     def solve(self, U: np.ndarray, gap_tol: float) -> MasterSolve:
@@ -283,7 +302,7 @@ class HighsLPMaster(Master):
         z = np.asarray(solution.col_dual, dtype=float)
         y = np.asarray(solution.row_dual, dtype=float)
         d = x[:self.N]
-        w, beta = row_multipliers(y, self._w_factor, self._beta_factor)
+        w, beta = self._rows.multipliers(y)
         psi = np.clip(-z[:self.N], 0.0, None) if self.caps else np.zeros(self.N)
         certificate = f.certify(U, {"w": w, "psi": psi}, d)
         scale = 1.0 + abs(certificate.primal_value) + abs(certificate.dual_value)

@@ -101,11 +101,11 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             return None  # the fixed part leaves no feasible working set (cannot happen from the
             # placement above; guarded so that a wrong d is never returned)
         # the capped examples' part of each edge row moves to its bounds
-        fixed = cap[capped] @ rows.A[capped] if n_capped else np.zeros(t)
+        fixed = rows.weighted_sum(U[capped], cap[capped]) if n_capped else np.zeros(t)
         row_lower = np.append(mass, np.maximum(rows.lower - fixed, -inf))
         row_upper = np.append(mass, np.minimum(rows.upper - fixed, inf))
         if h is None:
-            h = _working_lp(rows, cap, working, row_lower, row_upper)
+            h = _working_lp(U, rows, cap, working, row_lower, row_upper)
             in_model = working
             if crash:
                 _crash(h, margins[working], cap[working], mass, np.asarray(w_start, dtype=float),
@@ -115,7 +115,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             # they were: HiGHS keeps its basis and repairs it from there), the right-hand sides
             # lose the capped ones that entered
             new = np.setdiff1d(working, in_model, assume_unique=True)
-            _add_examples(h, rows, cap, new)
+            _add_examples(h, U, rows, cap, new)
             in_model = np.concatenate([in_model, new])
             h.changeRowsBounds(t + 1, np.arange(t + 1, dtype=np.int32), row_lower, row_upper)
         if not run_optimal(h):
@@ -181,34 +181,36 @@ def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray,
     h.setBasis(basis)
 
 
-def _working_lp(rows: EdgeRows, cap: np.ndarray, working: np.ndarray, row_lower: np.ndarray,
-                row_upper: np.ndarray):
+def _working_lp(U: np.ndarray, rows: EdgeRows, cap: np.ndarray, working: np.ndarray,
+                row_lower: np.ndarray, row_upper: np.ndarray):
     """The working-set LP as a HiGHS model: column 0 is delta = (1 - gamma)/2 (cost -2, free;
     its coefficients in the edge rows), then one column per working example (1 in row 0, its
-    edge-row coefficients ``rows.A[n]``; bounds [0, cap_n])."""
+    edge-row coefficients (:meth:`EdgeRows.coefficients`); bounds [0, cap_n])."""
     import highspy
 
-    t = rows.A.shape[1]
+    N, t = U.shape
     inf = highspy.kHighsInf
     h = highspy.Highs()
     for key, value in HIGHS_OPTIONS.items():
         h.setOptionValue(key, value)
-    h.setOptionValue("simplex_iteration_limit", pivot_limit(rows.A.shape[0]))
+    h.setOptionValue("simplex_iteration_limit", pivot_limit(N))
     h.addRows(t + 1, row_lower, row_upper, 0, np.zeros(t + 1, dtype=np.int32),
               np.zeros(0, dtype=np.int32), np.zeros(0))
     h.addCols(1, np.array([-2.0]), np.array([-inf]), np.array([inf]), t,
               np.array([0], dtype=np.int32), np.arange(1, t + 1, dtype=np.int32),
               rows.delta_coef)
-    _add_examples(h, rows, cap, working)
+    _add_examples(h, U, rows, cap, working)
     return h
 
 
-def _add_examples(h, rows: EdgeRows, cap: np.ndarray, examples: np.ndarray) -> None:
-    """Columns for the given examples: 1 in row 0, ``rows.A[n, q]`` in row q + 1 (nonzeros
-    only: an example is in about half the error or accuracy sets)."""
+def _add_examples(h, U: np.ndarray, rows: EdgeRows, cap: np.ndarray,
+                  examples: np.ndarray) -> None:
+    """Columns for the given examples: 1 in row 0, their edge-row coefficients in rows 1..t
+    (nonzeros only: an example is in about half the error or accuracy sets)."""
     s = examples.size
     if not s:
         return
-    starts, index, values = sparse_lines(np.hstack([np.ones((s, 1)), rows.A[examples]]))
+    starts, index, values = sparse_lines(np.hstack([np.ones((s, 1)),
+                                                    rows.coefficients(U[examples])]))
     h.addCols(s, np.zeros(s), np.zeros(s), cap[examples].astype(float), values.size, starts,
               index, values)

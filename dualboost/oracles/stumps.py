@@ -194,9 +194,16 @@ class StumpOracle(Oracle):
         w, plus, minus, feature, stump_at = self._scored(d)
         first = self._winner(w, plus, minus, stump_at)
         score = np.maximum(plus, minus)
-        # per feature, the first position of largest score (lexsort: the last key is primary)
-        order = np.lexsort((np.arange(score.size), -score, feature))
-        heads = order[np.r_[True, feature[order][1:] != feature[order][:-1]]]
+        # per feature, the first position of largest score: the constant is position 0 and
+        # every feature's splits are one contiguous run after it (the enumeration order), so
+        # two reductions over the runs do it (a sort of all N F scores did not scale)
+        rest, runs = score[1:], np.flatnonzero(np.r_[True, feature[2:] != feature[1:-1]])
+        if rest.size:
+            top = np.repeat(np.maximum.reduceat(rest, runs), np.diff(np.r_[runs, rest.size]))
+            at_top = np.where(rest == top, np.arange(rest.size), rest.size)
+            heads = np.r_[0, 1 + np.minimum.reduceat(at_top, runs)]
+        else:
+            heads = np.zeros(1, dtype=int)
         taken = -1 if first[0].is_constant else first[0].feature
         heads = heads[np.isfinite(score[heads]) & (feature[heads] != taken)]
         heads = heads[np.argsort(-score[heads], kind="stable")]
