@@ -82,19 +82,20 @@ class KKTBlock:
     scalar: bool = False
 
 
-class _EdgeBlock(KKTBlock):
-    """The edge block ``U^T d - gamma <= 0`` whose Jacobian [-1; U] is assembled on first use:
-    the structured hint check (:func:`_verify_soft_margin_hint`), taken at every iteration of
-    a run, never needs it."""
+class _LazyBlock(KKTBlock):
+    """A block whose Jacobian is assembled on first use (by ``build()``): the structured hint
+    check (:func:`_verify_soft_margin_hint`), taken at every iteration of a run, never needs
+    the Jacobians of :func:`soft_margin_system`'s blocks (the edge block [-1; U], and the
+    sparse identity and column of the caps and the normalization)."""
 
-    def __init__(self, U: np.ndarray, values: np.ndarray):
-        self._U, self._jacobian = U, None
-        super().__init__(None, values, equality=False)
+    def __init__(self, build, values: np.ndarray, equality: bool, scalar: bool = False):
+        self._build, self._jacobian = build, None
+        super().__init__(None, values, equality=equality, scalar=scalar)
 
     @property
     def jacobian(self):
         if self._jacobian is None:
-            self._jacobian = np.vstack([-np.ones((1, self._U.shape[1])), self._U])
+            self._jacobian = self._build()
         return self._jacobian
 
     @jacobian.setter
@@ -192,17 +193,19 @@ def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu:
     edges = U.T @ d
     gamma = float(edges.max()) if t else -1.0
     gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
-    blocks = {"w": _EdgeBlock(U, edges - gamma)}
-    rows = np.arange(1, n)
+    blocks = {"w": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), U]), edges - gamma,
+                              equality=False)}
+    rows = np.arange(1, n, dtype=np.int32)
     ones = np.ones(N)
     if caps:
-        # built in CSC form directly (column n holds one 1 in row n + 1): no coordinate sort
-        eye = sparse.csc_array((ones, rows.astype(np.int32), np.arange(N + 1, dtype=np.int32)),
-                               shape=(n, N))
-        blocks["psi"] = KKTBlock(eye, d - (1.0 / nu if cap is None else cap), equality=False)
-    column = sparse.csc_array((ones, rows.astype(np.int32), np.array([0, N], dtype=np.int32)),
-                              shape=(n, 1))
-    blocks["beta"] = KKTBlock(column, np.array([d.sum() - 1.0]), equality=True, scalar=True)
+        # in CSC form directly (column n holds one 1 in row n + 1): no coordinate sort
+        blocks["psi"] = _LazyBlock(
+            lambda: sparse.csc_array((ones, rows, np.arange(N + 1, dtype=np.int32)),
+                                     shape=(n, N)),
+            d - (1.0 / nu if cap is None else cap), equality=False)
+    blocks["beta"] = _LazyBlock(
+        lambda: sparse.csc_array((ones, rows, np.array([0, N], dtype=np.int32)), shape=(n, 1)),
+        np.array([d.sum() - 1.0]), equality=True, scalar=True)
     weights = np.ones(n)
     if row_weights is not None:
         weights[1:] = np.clip(row_weights, 0.0, 1.0)
