@@ -82,7 +82,7 @@ class ProjectedNewtonMaster(Master):
 
     path = "projected-newton"
 
-    def __init__(self, formulation, max_iterations: int = 100, polish_tol: float = 1e-11,
+    def __init__(self, formulation, max_iterations: int = 100, polish_tol: float = 1e-9,
                  polish_iterations: int = 30, hessian_tolerance: float = 1e-3):
         self.formulation = formulation
         #: the gap aimed at below gap_tol, and the iterations allowed for it once within gap_tol
