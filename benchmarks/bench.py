@@ -342,8 +342,7 @@ def solve_full_lp_sparse(U: np.ndarray, nu: float) -> dict:
     h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
     starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U).T,
                                                           rows.delta_coef]))
-    h.addRows(K, np.maximum(rows.lower, -inf), np.minimum(rows.upper, inf), values.size,
-              starts, index, values)
+    h.addRows(K, rows.lower, rows.upper, values.size, starts, index, values)
     start = time.perf_counter()
     h.run()
     solve = time.perf_counter() - start

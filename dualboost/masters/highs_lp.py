@@ -105,12 +105,11 @@ def run_optimal(h) -> bool:
 class EdgeRows:
     """The edge rows of (2.3) in the form HiGHS is given (module docstring), one per column of
     U: row q is ``sum_n A[n, q] d_n + delta_coef[q] delta`` in ``[lower[q], upper[q]]`` (bounds
-    for sum(d) = 1), A the indicator of the column's error set (``errors``), of its accuracy set
-    (``accuracy``), or U itself on a column that is not +-1 (:meth:`coefficients`); the
-    thesis's multipliers are ``w = w_factor * y``, ``beta = -y_0 + beta_factor . y`` from
-    HiGHS's row duals y (:meth:`multipliers`). Only the per-column forms are stored: the rows of
-    A an LP needs are made from U's (an N x t copy per solve costs as much as the solve at large
-    N)."""
+    for sum(d) = 1; infinite bounds are HiGHS's kHighsInf), A the indicator of the column's
+    error set (``errors``), of its accuracy set (``accuracy``), or U itself on a column that is
+    not +-1 (:meth:`coefficients`); the thesis's multipliers are read back from HiGHS's row
+    duals by :meth:`multipliers`. Only the per-column forms are stored: the rows of A an LP
+    needs are made from U's (an N x t copy per solve costs as much as the solve at large N)."""
 
     errors: np.ndarray
     accuracy: np.ndarray
@@ -254,7 +253,7 @@ class HighsLPMaster(Master):
         h.setOptionValue("simplex_iteration_limit", pivot_limit(N))
         # row 0: sum(d) = 1 (beta)
         h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
-        self._highs, self._inf = h, inf
+        self._highs = h
         self._U = np.zeros((N, 0))
         #: the forms of the model's edge rows (EdgeRows), one per column so far
         self._rows = EdgeRows.of(self._U)
@@ -266,10 +265,8 @@ class HighsLPMaster(Master):
         rows = EdgeRows.of(U_new)
         starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U_new).T,
                                                               rows.delta_coef]))
-        inf = self._inf
-        self._highs.addRows(U_new.shape[1], np.where(np.isinf(rows.lower), -inf, rows.lower),
-                            np.where(np.isinf(rows.upper), inf, rows.upper), values.size,
-                            starts, index, values)
+        self._highs.addRows(U_new.shape[1], rows.lower, rows.upper, values.size, starts, index,
+                            values)
         self._rows = self._rows.followed_by(rows)
 
     # -- one master solve -----------------------------------------------------------------------

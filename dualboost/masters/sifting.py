@@ -66,7 +66,6 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     for the t + 1 fractional examples a vertex may have and for the ones a new column moves).
     ``crash``: start the first small LP from a basis guessed from ``w_start`` (:func:`_crash`;
     for a cold solve from a near-optimal w, e.g. a regularized master's)."""
-    import highspy
 
     U = np.asarray(U, dtype=float)
     N, t = U.shape
@@ -88,7 +87,6 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     if working_start is not None and len(working_start):
         status[np.asarray(working_start, dtype=int)] = 1
     batch = size if batch is None else batch
-    inf = highspy.kHighsInf
     rows = EdgeRows.of(U)  # the edge rows as HiGHS is given them (sparse on +-1 columns)
     h = None
     in_model = np.zeros(0, dtype=int)  # the examples that are columns of h, in column order
@@ -102,8 +100,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             # placement above; guarded so that a wrong d is never returned)
         # the capped examples' part of each edge row moves to its bounds
         fixed = rows.weighted_sum(U[capped], cap[capped]) if n_capped else np.zeros(t)
-        row_lower = np.append(mass, np.maximum(rows.lower - fixed, -inf))
-        row_upper = np.append(mass, np.minimum(rows.upper - fixed, inf))
+        row_lower = np.append(mass, rows.lower - fixed)
+        row_upper = np.append(mass, rows.upper - fixed)
         if h is None:
             h = _working_lp(U, rows, cap, working, row_lower, row_upper)
             in_model = working
