@@ -40,7 +40,11 @@ from .lemmas import (
     check_lemma_3_9,
     check_progress_chain,
 )
-from .lpboost import check_lpboost_lower_bound_instance, check_lpboost_soft_margin
+from .lpboost import (
+    check_lpboost_lower_bound_instance,
+    check_lpboost_soft_margin,
+    check_lpboost_sparse_edge_rows,
+)
 from .result import CheckResult
 
 __all__ = ["ALL_CHECKS", "CheckResult", "run_all", "run_check"]
@@ -61,6 +65,7 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_binary_entropy_bound,  # 8b: Delta_{2,nu} <= ln(N/nu) + 1
     check_regularizer_contribution,  # 9: Lemma 3.3, (3.7)
     check_lpboost_lower_bound_instance,  # 10: Thm 2.5, Fig. 2.8
+    check_lpboost_sparse_edge_rows,  # 10b: the LP master's rows are (2.3)'s, its w (2.2)'s
     # the regularized-LPBoost family (docs/theory.md: regularizers, T1-T4)
     check_regularizer_conjugates,  # 11a: R* of every shipped regularizer
     check_progress_step_algebra,  # 11b: T2, Lemma 3.7/3.19 generalized

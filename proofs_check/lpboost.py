@@ -7,6 +7,9 @@ Checks
   psi_n = max(0, rho - m_n) with rho the ceil(nu)-th smallest margin is optimal (erratum #2).
 * :func:`check_lpboost_lower_bound_instance` -- Fig. 2.8: P_LP^t = -1 + 2 t delta for t <= N/2
   and >= delta/2 with all N/2 + 1 columns; pivots, selection order and the soft (nu = 3) version.
+* :func:`check_lpboost_sparse_edge_rows` -- the rows the LP master gives HiGHS (a +-1 column on
+  its error or accuracy set, gamma = 1 - 2 delta) are (2.3)'s, and the multipliers read back
+  from them are (2.2)'s.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .result import CheckResult
 __all__ = [
     "check_lpboost_lower_bound_instance",
     "check_lpboost_soft_margin",
+    "check_lpboost_sparse_edge_rows",
     "lp_d_domain",
     "lp_w_domain",
     "lower_bound_instance",
@@ -241,3 +245,96 @@ def check_lpboost_lower_bound_instance(N: int = 8, delta: float = 1e-3, nu_soft:
     return CheckResult(name, ref, True,
                        f"N={N}, delta={delta:g}: P_LP^t = {vals_txt}; pivots e_(m+t), "
                        f"oracle order 1..{m + 1}, soft nu={nu_soft} identical")
+
+
+# --------------------------------------------------------------------------------------------
+# The LP master's sparse edge rows (dualboost/masters/highs_lp.py; docs/theory.md, LPBoost)
+# --------------------------------------------------------------------------------------------
+
+def _library_mapping(rows, y: np.ndarray) -> tuple[np.ndarray, float]:
+    return rows.multipliers(y)
+
+
+def check_lpboost_sparse_edge_rows(mapping=None, n_trials: int = 20,
+                                   tol: float = 1e-12) -> CheckResult:
+    """The edge rows the LP master gives HiGHS are (2.3)'s rows, and its multipliers are (2.2)'s.
+
+    Symbolically (sympy, N = 4, every sign pattern u in {-1, 1}^4, and a general column): with
+    gamma = 1 - 2 delta and S = sum(d), the row that ``EdgeRows`` writes for u, minus its bound,
+    is ``-(u.d - gamma)/2 + (S - 1)/2`` (error set, ``>= 0``), ``(u.d - gamma)/2 + (S - 1)/2``
+    (accuracy set, ``<= 0``) or ``u.d - gamma`` (general, ``<= 0``): on sum(d) = 1 each is the
+    row of (2.3) scaled by a positive factor for its sense, so the LP is the same.
+    Numerically: for random row duals y of such a model (mixed forms), HiGHS's reduced costs
+    ``z = c - A^T y`` of d equal ``(U w)_n + beta`` and delta's equals ``2 (sum(w) - 1)``, with
+    (w, beta) read back by ``EdgeRows.multipliers`` (``mapping`` replaces it: a wrong variant).
+    """
+    import sympy as sp
+
+    from dualboost.masters.highs_lp import EdgeRows
+
+    name = "LPBoost sparse edge rows"
+    ref = "thesis (2.2), (2.3); docs/theory.md, sparse edge rows"
+    mapping = _library_mapping if mapping is None else mapping
+    N = 4
+    d = sp.symbols(f"d0:{N}")
+    delta = sp.Symbol("delta")
+    gamma = 1 - 2 * delta
+    S = sum(d)
+    failures: list[str] = []
+    count = 0
+    patterns = [np.array(p, dtype=float) for p in np.ndindex(*(2,) * N)]
+    for bits in patterns:
+        u = 2.0 * bits - 1.0
+        rows = EdgeRows.of(u[:, None])
+        A = rows.coefficients(u[:, None])[:, 0]
+        row = sum(sp.Integer(int(a)) * dn for a, dn in zip(A, d)) + \
+            sp.Integer(int(rows.delta_coef[0])) * delta
+        edge = sum(sp.Integer(int(un)) * dn for un, dn in zip(u, d)) - gamma
+        if rows.errors[0]:  # row >= 0
+            expected, form = -edge / 2 + (S - 1) / 2, "error"
+            residual = row - 0
+        elif rows.accuracy[0]:  # row <= 1
+            expected, form = edge / 2 + (S - 1) / 2, "accuracy"
+            residual = row - 1
+        else:
+            failures.append(f"u = {u}: a +-1 column not written on a set")
+            continue
+        count += 1
+        if sp.expand(residual - expected) != 0:
+            failures.append(f"u = {u} ({form} row): {sp.expand(residual - expected)} != 0")
+    u_sym = sp.symbols(f"u0:{N}")
+    general = EdgeRows.of(np.array([[0.3], [-0.7], [1.0], [-1.0]]))
+    if general.errors[0] or general.accuracy[0]:
+        failures.append("a column with entries other than +-1 was written on a set")
+    else:
+        row = sum(un * dn for un, dn in zip(u_sym, d)) + \
+            sp.Float(float(general.delta_coef[0])) * delta
+        count += 1
+        if sp.expand(row - 1 - (sum(un * dn for un, dn in zip(u_sym, d)) - gamma)) != 0:
+            failures.append("general row != u.d - gamma")
+    # the multipliers: reduced costs of a mixed model against (2.2)'s Lagrangian
+    rng = np.random.default_rng(5)
+    worst = 0.0
+    for _ in range(n_trials):
+        n, t = 9, 7
+        U = np.where(rng.random((n, t)) < rng.uniform(0.1, 0.9, t), -1.0, 1.0)
+        U[:, ::3] = rng.uniform(-1, 1, (n, U[:, ::3].shape[1]))
+        rows = EdgeRows.of(U)
+        y = rng.normal(size=t + 1)
+        A = rows.coefficients(U)
+        z_d = -(A @ y[1:]) - y[0]  # c_n = 0; row 0 (sum d = 1) has coefficient 1
+        z_delta = -2.0 - float(rows.delta_coef @ y[1:])  # c = -2
+        w, beta = mapping(rows, y)
+        err = max(float(np.abs(z_d - (U @ w + beta)).max()),
+                  abs(z_delta - 2.0 * (float(w.sum()) - 1.0)))
+        worst = max(worst, err)
+        count += 1
+        if err > tol:
+            failures.append(f"reduced costs differ from (U w)_n + beta by {err:.3g}")
+    if failures:
+        return CheckResult(name, ref, False,
+                           f"{len(failures)}/{count} cases failed; first: {failures[0]}")
+    return CheckResult(name, ref, True,
+                       f"{count} cases: {len(patterns)} sign patterns and a general column "
+                       f"(sympy), {n_trials} random duals of mixed models (max |difference| "
+                       f"{worst:.1e})")

@@ -41,11 +41,24 @@ from proofs_check.lemmas import (
 from proofs_check.lpboost import (
     check_lpboost_lower_bound_instance,
     check_lpboost_soft_margin,
+    check_lpboost_sparse_edge_rows,
     lower_bound_instance,
     slack_rule,
     soft_margin_closed_form,
 )
 from proofs_check.result import sym_equal
+
+
+def _accuracy_sign_slip(rows, y):
+    """EdgeRows.multipliers with the accuracy rows' w read as +y/2 (the error rows' sign)."""
+    w, beta = rows.multipliers(y)
+    return np.where(rows.accuracy, -w, w), beta
+
+
+def _beta_slip(rows, y):
+    """EdgeRows.multipliers with beta = -y_0 only (the sparse rows' share left out)."""
+    w, _ = rows.multipliers(y)
+    return w, -float(y[0])
 
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda f: f.__name__)
@@ -74,6 +87,10 @@ WRONG_VARIANTS = [
     functools.partial(check_binary_entropy_bound, slack=0.0),
     functools.partial(check_regularizer_contribution, eta_factor=1),
     functools.partial(check_lpboost_lower_bound_instance, claimed_slope=1.0),
+    # the accuracy rows' w read with the error rows' sign
+    functools.partial(check_lpboost_sparse_edge_rows, mapping=_accuracy_sign_slip),
+    # beta without the error and accuracy rows' share
+    functools.partial(check_lpboost_sparse_edge_rows, mapping=_beta_slip),
     # the regularized family (docs/theory.md): one wrong declaration each
     functools.partial(check_regularizer_conjugates,
                       mistake="relative_entropy_without_minus_one"),
