@@ -19,8 +19,10 @@ under 0.1 s sifted).
 This is the classical sifting (sprint) method for LPs with many more columns than rows. Within
 one solve the working-set LP is one HiGHS model: entering examples are added as columns (at
 d_n = 0) and the right-hand sides updated, and HiGHS continues from its basis (twonorm N = 1e4,
-LPBoost, T = 100: 10.9 s with a cold model per round, 6.7 s warm). The result is not trusted on
-its own: the caller certifies it with the formulation's exact bracket.
+LPBoost, T = 100: 10.9 s with a cold model per round, 6.7 s warm). The edge rows are written
+as the LP master writes them (:class:`dualboost.masters.highs_lp.EdgeRows`: a +-1 column on
+its error or accuracy set, about half the nonzeros; the multipliers read back per row). The
+result is not trusted on its own: the caller certifies it with the formulation's exact bracket.
 """
 
 from __future__ import annotations
@@ -66,7 +68,6 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     for the t + 1 fractional examples a vertex may have and for the ones a new column moves).
     ``crash``: start the first small LP from a basis guessed from ``w_start`` (:func:`_crash`;
     for a cold solve from a near-optimal w, e.g. a regularized master's)."""
-
     U = np.asarray(U, dtype=float)
     N, t = U.shape
     if t == 0 or N == 0:
