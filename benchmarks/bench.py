@@ -326,23 +326,10 @@ def solve_full_lp_sparse(U: np.ndarray, nu: float) -> dict:
     "sparse edge rows": a +-1 column's row on its error or accuracy set, gamma = 1 - 2 delta),
     solved by HiGHS with its defaults: the full LP given the master's own reformulation, for a
     like-for-like ratio beside the issue's (which is against the LP (2.3) as written)."""
-    import highspy
+    from dualboost.masters.highs_lp import add_edge_rows, soft_margin_model
 
-    from dualboost.masters.highs_lp import EdgeRows, sparse_lines
-
-    N, K = U.shape
-    inf = highspy.kHighsInf
-    rows = EdgeRows.of(U)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    costs, lower, upper = np.zeros(N + 1), np.zeros(N + 1), np.full(N + 1, 1.0 / nu)
-    costs[N], lower[N], upper[N] = -2.0, -inf, inf  # delta = (1 - gamma)/2, free
-    h.addCols(N + 1, costs, lower, upper, 0, np.zeros(N + 1, dtype=np.int32),
-              np.zeros(0, dtype=np.int32), np.zeros(0))
-    h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
-    starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U).T,
-                                                          rows.delta_coef]))
-    h.addRows(K, rows.lower, rows.upper, values.size, starts, index, values)
+    h = soft_margin_model(U.shape[0], 1.0 / nu, {"output_flag": False})
+    add_edge_rows(h, U)
     start = time.perf_counter()
     h.run()
     solve = time.perf_counter() - start

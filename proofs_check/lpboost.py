@@ -106,6 +106,16 @@ def _soft_margin_objective(m: np.ndarray, psi: np.ndarray, nu: float) -> float:
     return float(np.min(m + psi) - psi.sum() / nu)
 
 
+def _verdict(name: str, ref: str, failures: list[str], count: int, detail: str
+             ) -> CheckResult:
+    """Failed with the count and the first failure when there is one, else passed with
+    ``detail``."""
+    if failures:
+        return CheckResult(name, ref, False,
+                           f"{len(failures)}/{count} cases failed; first: {failures[0]}")
+    return CheckResult(name, ref, True, detail)
+
+
 def check_lpboost_soft_margin(slack: str = "max", n_trials: int = 40, tol: float = 1e-9
                               ) -> CheckResult:
     """Soft margin (2.2) vs capping (2.3), and the slack rule psi_n = max(0, rho - m_n).
@@ -152,12 +162,9 @@ def check_lpboost_soft_margin(slack: str = "max", n_trials: int = 40, tol: float
             count += 1
             if e > 1e-7:
                 failures.append(f"(2.2)={p22:.6f} vs (2.3)={p23:.6f}, cf={cf:.6f} (nu={nu:g})")
-    if failures:
-        return CheckResult(name, ref, False,
-                           f"{len(failures)}/{count} cases failed; first: {failures[0]}")
-    return CheckResult(name, ref, True,
-                       f"{count} cases (HiGHS LPs; integer & fractional nu; slack={slack}); "
-                       f"max |difference| = {worst:.1e}")
+    return _verdict(name, ref, failures, count,
+                    f"{count} cases (HiGHS LPs; integer & fractional nu; slack={slack}); "
+                    f"max |difference| = {worst:.1e}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -331,10 +338,7 @@ def check_lpboost_sparse_edge_rows(mapping=None, n_trials: int = 20,
         count += 1
         if err > tol:
             failures.append(f"reduced costs differ from (U w)_n + beta by {err:.3g}")
-    if failures:
-        return CheckResult(name, ref, False,
-                           f"{len(failures)}/{count} cases failed; first: {failures[0]}")
-    return CheckResult(name, ref, True,
-                       f"{count} cases: {len(patterns)} sign patterns and a general column "
-                       f"(sympy), {n_trials} random duals of mixed models (max |difference| "
-                       f"{worst:.1e})")
+    return _verdict(name, ref, failures, count,
+                    f"{count} cases: {len(patterns)} sign patterns and a general column "
+                    f"(sympy), {n_trials} random duals of mixed models (max |difference| "
+                    f"{worst:.1e})")

@@ -169,6 +169,35 @@ def sparse_lines(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return starts, np.nonzero(nonzero)[1].astype(np.int32), B[nonzero]
 
 
+def soft_margin_model(N: int, caps: np.ndarray | float | None, options: dict):
+    """A HiGHS model of (2.3) in the form of the module docstring, without its edge rows yet:
+    columns d_0..d_{N-1} (bounds [0, caps_n]; [0, inf) with ``caps=None``), then
+    delta = (1 - gamma)/2 (cost -2, i.e. gamma - 1; free); row 0 is sum(d) = 1 (beta)."""
+    import highspy
+
+    h = highspy.Highs()
+    for key, value in options.items():
+        h.setOptionValue(key, value)
+    costs, lower, upper = np.zeros(N + 1), np.zeros(N + 1), np.full(N + 1, np.inf)
+    costs[N], lower[N] = -2.0, -np.inf
+    if caps is not None:
+        upper[:N] = caps
+    h.addCols(N + 1, costs, lower, upper, 0, np.zeros(N + 1, dtype=np.int32),
+              np.zeros(0, dtype=np.int32), np.zeros(0))
+    h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
+    return h
+
+
+def add_edge_rows(h, U_new: np.ndarray) -> EdgeRows:
+    """One edge row per column of U_new added to a :func:`soft_margin_model`, in the form of
+    :class:`EdgeRows` (returned)."""
+    rows = EdgeRows.of(U_new)
+    starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U_new).T,
+                                                          rows.delta_coef]))
+    h.addRows(U_new.shape[1], rows.lower, rows.upper, values.size, starts, index, values)
+    return rows
+
+
 class HighsLPMaster(Master):
     """The LP (2.3) re-solved by dual simplex from the previous basis (see the module docstring).
 
@@ -231,43 +260,19 @@ class HighsLPMaster(Master):
 
     # -- the HiGHS model ----------------------------------------------------------------------
     def _build(self) -> None:
-        import highspy
-
-        h = highspy.Highs()
-        for key, value in HIGHS_OPTIONS.items():
-            h.setOptionValue(key, value)
-        inf = highspy.kHighsInf
         N = self.N
-        upper = 1.0 / self.nu if self.caps else inf
-        # columns d_0..d_{N-1}, then delta = (1 - gamma)/2 (cost -2: gamma - 1; free)
-        costs = np.zeros(N + 1)
-        costs[N] = -2.0
-        lower = np.zeros(N + 1)
-        lower[N] = -inf
-        uppers = np.full(N + 1, upper)
-        if self.caps:  # per-example caps with sample weights (the formulation's cap vector)
-            uppers[:N] = getattr(self.formulation, "cap", upper)
-        uppers[N] = inf
-        h.addCols(N + 1, costs, lower, uppers, 0, np.zeros(N + 1, dtype=np.int32),
-                  np.zeros(0, dtype=np.int32), np.zeros(0))
-        h.setOptionValue("simplex_iteration_limit", pivot_limit(N))
-        # row 0: sum(d) = 1 (beta)
-        h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
-        self._highs = h
+        # per-example caps with sample weights (the formulation's cap vector), else 1/nu
+        caps = getattr(self.formulation, "cap", 1.0 / self.nu) if self.caps else None
+        self._highs = soft_margin_model(N, caps, {**HIGHS_OPTIONS,
+                                                  "simplex_iteration_limit": pivot_limit(N)})
         self._U = np.zeros((N, 0))
         #: the forms of the model's edge rows (EdgeRows), one per column so far
         self._rows = EdgeRows.of(self._U)
 
     def _add_columns(self, U_new: np.ndarray) -> None:
         """One edge row per new column, in the form of :class:`EdgeRows`."""
-        if not U_new.shape[1]:
-            return
-        rows = EdgeRows.of(U_new)
-        starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U_new).T,
-                                                              rows.delta_coef]))
-        self._highs.addRows(U_new.shape[1], rows.lower, rows.upper, values.size, starts, index,
-                            values)
-        self._rows = self._rows.followed_by(rows)
+        if U_new.shape[1]:
+            self._rows = self._rows.followed_by(add_edge_rows(self._highs, U_new))
 
     # -- one master solve -----------------------------------------------------------------------
     def solve(self, U: np.ndarray, gap_tol: float) -> MasterSolve:
