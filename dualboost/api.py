@@ -162,4 +162,4 @@ def run(
         weak = make_oracle(oracle).fit(X, y)
     result = boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver,
                    kkt=kkt, master=master, progress=progress, time_limit=time_limit, **a_params)
-    return attach_warnings(result, y)  # result.warnings: dualboost.diagnostics
+    return attach_warnings(result, y, instance)  # warnings and status: dualboost.diagnostics

@@ -1,37 +1,40 @@
-"""Run diagnostics: a finished run that is certified but useless says so.
+"""Run diagnostics: a finished run that is certified but useless says so, with a remedy that fits.
 
 :func:`run_warnings` inspects a :class:`~dualboost.BoostResult` and returns one entry
 ``{"code": ..., "message": ...}`` per problem found; the codes are stable (scripts may test
-them), the messages are one line each. :func:`dualboost.api.run` stores them in
-``result.warnings``; the CLI prints them and writes them to its JSON; the estimator emits each as a
-:class:`DualBoostWarning`.
+them), the messages are one line each. :func:`attach_warnings` (what :func:`dualboost.api.run`
+calls, so the CLI and the estimator too) stores them in ``result.warnings`` and refines the status
+of a converged run (:func:`refine_status`): ``converged_degenerate`` or ``converged_vacuous``
+(docs/json_schema.md, "Statuses of a converged run"). The CLI prints the entries and writes them
+to its JSON; the estimator emits each as a :class:`DualBoostWarning`.
+
+The math is in :mod:`dualboost.guarantee`: the stop promises ``softmargin(w) >= g - eps_eff``
+with g <= gamma_hat = min_t edge^t, eps_eff = eps (LPBoost, SoftBoost) or eps/2 + B/eta
+(ERLPBoost and its family, docs/theory.md T1).
 
 Codes
 -----
 ``vacuous_guarantee``
-    eps >= gamma_hat = min_t edge^t, the smallest best edge seen. Every edge u^q . d^(t-1) of the
-    oracle's best hypothesis under a distribution d on the capped simplex is an upper bound on
-    the best soft margin g over the whole hypothesis class (weak duality of (2.2)/(2.3): g =
-    min_d max_q u^q . d over capped d <= max_q u^q . d^(t-1)). The stopping guarantee of
-    Algorithm 2.1 (and of thesis Thm 3.10 / 3.12 for ERLPBoost) is "soft margin of the output >=
-    g - eps"; with eps >= gamma_hat >= g the right-hand side is <= 0, which a cancelling pair
-    0.5 h - 0.5 h already attains: the guarantee says nothing.
+    eps_eff >= gamma_hat: the promise is <= 0, which the cancelling pair 0.5 h - 0.5 h already
+    meets. The remedy names the cause: gamma_hat <= 0 (no combination has a positive soft margin
+    at this nu: only a larger nu helps), an eta below the theory's max(2B/eps, sigma/2) (the
+    regularizer may cost up to B/eta: leave eta at its default), or eps >= gamma_hat (a smaller
+    eps).
+``eta_below_theory``
+    (regularized family) eta < max(2B/eps, sigma/2) but the guarantee is not empty: it is
+    weakened from g - eps to g - (eps/2 + B/eta).
 ``degenerate_combination``
-    The output combination is numerically no better than a cancelling pair: its soft margin
-    (2.2) is <= ``tol`` (the nu smallest margins average to <= 0, which ``0.5 h - 0.5 h``, all
-    margins 0, matches), or more than half of the training margins (U w)_n lie within ``tol``
-    of 0 (the weights nearly cancel, the scores are 0 or rounding noise). For a class closed
-    under negation (stumps, raw features) the LP optimum is >= 0 because of that pair, and on
-    noisy data at a small nu it is often exactly 0: the LP is then solved by a cancelling pair.
-    The optimum g(nu), the average of the nu smallest margins maximized over w, grows with nu,
-    so the remedies are a larger nu (softer margin) or nu chosen by cross-validation, a smaller
-    eps, or ERLPBoost, whose regularized problem (thesis (3.6)) has a unique solution that
-    spreads the weight.
+    The combined hypothesis is 0 within round-off on most training examples
+    (:func:`dualboost.guarantee.roundoff_fraction`): the weights cancel, the scores there are
+    rounding noise and are predicted as the tie class. For a class closed under negation the LP
+    optimum (2.3) is >= 0, and on noisy data at a small nu often exactly 0, attained by a
+    cancelling pair. Remedies: a larger nu (the optimum, the average of the nu smallest margins
+    maximized over w, grows with nu); for LPBoost also ERLPBoost, whose regularized problem
+    (thesis (3.6)) has a unique solution that spreads the weight.
 ``nonpositive_soft_margin``
-    The soft margin (2.2) is <= ``tol`` but the margins are spread (at most half within ``tol``
-    of 0), typically ERLPBoost at a small nu on noisy data: by the objective the output is no
-    better than a cancelling pair, yet it may classify well; the same remedies apply to the
-    objective (above all a larger nu, or nu by cross-validation).
+    The soft margin (2.2) is <= ``tol`` but the margins are spread: by its objective the output
+    is no better than a cancelling pair, yet it may classify well. Remedies as above, minus
+    ERLPBoost (a regularized run cannot beat the LP optimum g).
 """
 
 from __future__ import annotations
@@ -40,103 +43,208 @@ from typing import Any
 
 import numpy as np
 
+from .guarantee import (
+    DEGENERATE_FRACTION,
+    ROUNDOFF,
+    Guarantee,
+    roundoff_fraction,
+    run_guarantee,
+    smallest_edge,
+    training_margins,
+)
 from .model_io import is_tie
+from .result import CONVERGED, CONVERGED_DEGENERATE, CONVERGED_VACUOUS
 
-__all__ = ["DEGENERATE_FRACTION", "MARGIN_TOL", "run_warnings"]
+__all__ = ["DEGENERATE_FRACTION", "MARGIN_TOL", "ROUNDOFF", "attach_warnings", "refine_status",
+           "run_warnings", "smallest_edge", "training_margins"]
 
-#: margins (U w)_n with |.| <= MARGIN_TOL count as 0 (weights sum to 1, margins lie in [-1, 1])
+#: a soft margin <= MARGIN_TOL counts as nonpositive (weights sum to 1, margins lie in [-1, 1])
 MARGIN_TOL = 1e-6
-#: "most" training margins: more than this fraction within MARGIN_TOL of 0
-DEGENERATE_FRACTION = 0.5
-
-REMEDIES = ("remedies: a larger nu (softer margin; the optimum, the average of the nu smallest "
-            "margins, grows with nu) or nu chosen by cross-validation (GridSearchCV, see "
-            "docs/choosing_nu.md), a smaller eps, or ERLPBoost (its "
-            "regularized solution is unique, thesis (3.6))")
 
 
-def smallest_edge(result: Any) -> float | None:
-    """gamma_hat = min_t edge^t over the run's history (None without a history)."""
-    edges = [float(r.edge) for r in getattr(result, "history", []) or []
-             if r.edge is not None and np.isfinite(r.edge)]
-    return min(edges) if edges else None
+# -- remedies, each for the run it is printed for ------------------------------------------------
 
 
-def training_margins(result: Any) -> np.ndarray:
-    """(U w)_n, the margins of the output combination on the training examples."""
-    weights = np.asarray(result.weights, dtype=float)
-    columns = np.asarray(result.columns, dtype=float)
-    if weights.size == 0 or columns.size == 0:
-        return np.zeros(0)
-    return columns @ weights
+def _larger_nu(params: dict) -> str:
+    nu, N = params.get("nu"), params.get("N")
+    if nu is None or not N:
+        return "a larger nu (a softer margin; choose it by cross-validation, docs/choosing_nu.md)"
+    nu, N = float(nu), int(N)
+    if nu >= N * (1 - 1e-12):
+        return (f"nu = N = {N} is already the softest margin: richer hypotheses (another "
+                "oracle) are the only remedy")
+    return (f"a larger nu (a softer margin; now nu = {nu:.4g} = {nu / N:.3g} N, and the optimum, "
+            "the average of the nu smallest margins, grows with nu; choose it by "
+            "cross-validation, docs/choosing_nu.md)")
 
 
-def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL) -> list[dict]:
+def _eta_advice(g: Guarantee) -> str:
+    return (f"eta = {g.eta:.3g} is below the theory's max(2B/eps, sigma/2) = {g.eta_theory:.4g} "
+            f"(thesis Thm 3.10, docs/theory.md T1), so the regularizer may cost up to "
+            f"B/eta = {g.regularizer_cost:.3g} (B = {g.range_bound:.4g}): leave eta at its "
+            f"default ({g.eta_theory:.4g} for eps = {g.eps:g}) or set eta >= {g.eta_theory:.4g}")
+
+
+def _smaller_eps(g: Guarantee) -> str:
+    target = g.gamma_hat / 10.0
+    text = f"a smaller eps, well below {g.gamma_hat:.3g} (e.g. eps = {target:.2g})"
+    if g.regularized:
+        eta_new = 2.0 * g.range_bound / target
+        if g.eta_below_theory or abs(g.eta - g.eta_theory) > 1e-9 * g.eta_theory:
+            text += f", with eta at its default for that eps (2B/eps = {eta_new:.4g})"
+        else:
+            text += f" (the default eta follows: 2B/eps = {eta_new:.4g})"
+    return text
+
+
+def _eta_is_the_cause(g: Guarantee) -> bool:
+    """eta below the theory and the default eta would make the guarantee non-empty."""
+    return bool(g.eta_below_theory and g.gamma_hat is not None
+                and g.with_eta(g.eta_theory) < g.gamma_hat)
+
+
+def _vacuous_advice(g: Guarantee, params: dict, tol: float) -> str:
+    if g.gamma_hat <= tol:
+        knobs = "eps or eta" if g.regularized else "eps"
+        return (f"no combination of these hypotheses has a positive soft margin at this nu "
+                f"(g <= {g.gamma_hat:.3g}), whatever {knobs}: {_larger_nu(params)}")
+    if _eta_is_the_cause(g):
+        return _eta_advice(g)
+    advice = _smaller_eps(g)
+    if g.eta_below_theory:
+        advice += f"; also {_eta_advice(g)}"
+    return advice
+
+
+def _eps_eff_text(g: Guarantee) -> str:
+    if g.regularized:
+        return (f"eps/2 + B/eta = {g.stop_part:.4g} + {g.regularizer_cost:.4g} = "
+                f"{g.eps_effective:.4g} (docs/theory.md T1)")
+    return f"eps = {g.eps:.4g}"
+
+
+def _degenerate_advice(result: Any, g: Guarantee | None, params: dict) -> str:
+    parts = []
+    if g is not None and _eta_is_the_cause(g):
+        parts.append(_eta_advice(g))
+    parts.append(_larger_nu(params))
+    if str(getattr(result, "algorithm", "")) == "lpboost":
+        parts.append("ERLPBoost (--formulation erlpboost: its regularized problem (3.6) has a "
+                     "unique solution that spreads the weight)")
+    return "remedies: " + "; ".join(parts)
+
+
+def _nonpositive_advice(g: Guarantee | None, params: dict, tol: float) -> str:
+    if g is None or g.gamma_hat is None:
+        return f"remedy: {_larger_nu(params)}"
+    if g.vacuous:  # the vacuous_guarantee entry names the cause and its remedy
+        return "the cause and its remedy: warning vacuous_guarantee"
+    if _eta_is_the_cause(g):
+        return f"remedy: {_eta_advice(g)}"
+    if g.gamma_hat <= tol:
+        return (f"no combination does better at this nu (g <= {g.gamma_hat:.3g}); remedy: "
+                f"{_larger_nu(params)}")
+    return (f"the best soft margin g may be as large as {g.gamma_hat:.3g}; remedies: "
+            f"{_smaller_eps(g)}; or {_larger_nu(params)}")
+
+
+# -- the entries --------------------------------------------------------------------------------
+
+
+def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL,
+                 formulation: Any = None) -> list[dict]:
     """Diagnostics of a finished run, a list of ``{"code": ..., "message": ...}``.
 
-    ``y`` (the training labels in {-1, +1}, optional) adds the majority class to the
-    degenerate-combination message (where a zero score is sent). See the module docstring for
-    the codes and why each is raised.
+    ``y`` (the training labels in {-1, +1}, optional) adds the class that zero scores are
+    predicted as; ``formulation`` (the instance that ran) supplies B and sigma of a regularized
+    formulation (:func:`dualboost.guarantee.run_guarantee`). See the module docstring for the
+    codes.
     """
     out: list[dict] = []
     params = getattr(result, "parameters", {}) or {}
-    eps = params.get("eps")
-    nu = params.get("nu")
-    N = params.get("N")
-    gamma_hat = smallest_edge(result)
-    if eps is not None and gamma_hat is not None and float(eps) >= gamma_hat:
-        if gamma_hat > tol:
-            advice = (f"use eps well below {gamma_hat:.4g} (e.g. eps = {gamma_hat / 10:.2g})")
-        else:
-            advice = ("no combination has a positive soft margin here, whatever eps; use a "
-                      "larger nu (softer margin) or ERLPBoost")
+    g = run_guarantee(result, formulation)
+    if g is not None and g.vacuous:
         out.append({
             "code": "vacuous_guarantee",
             "message": (
-                f"eps = {float(eps):.4g} >= {gamma_hat:.4g}, the certified upper bound on the "
-                "best soft margin over all hypotheses (the smallest best edge seen, "
-                "min_t edge^t): the guarantee 'soft margin >= optimum - eps' says nothing; "
-                f"{advice}"),
+                f"the guarantee is empty: the stop promises soft margin >= g - eps_eff with "
+                f"eps_eff = {_eps_eff_text(g)} >= {g.gamma_hat:.4g} = min_t edge^t >= g (the "
+                "smallest best edge seen bounds the best soft margin g over all hypotheses), "
+                "so it promises no more than the 0 of a cancelling pair 0.5 h - 0.5 h; "
+                f"{_vacuous_advice(g, params, tol)}"),
+        })
+    elif g is not None and g.eta_below_theory:
+        out.append({
+            "code": "eta_below_theory",
+            "message": (f"the guarantee is weakened from soft margin >= g - eps to g - "
+                        f"{_eps_eff_text(g)}: {_eta_advice(g)}"),
         })
     margins = training_margins(result)
-    if margins.size:
-        near_zero = float(np.mean(np.abs(margins) <= tol))
-        sm = float(result.soft_margin)
-        reasons = []
-        if near_zero > DEGENERATE_FRACTION:
-            reasons.append(f"{near_zero:.1%} of the training margins are within {tol:g} of 0 "
-                           "(the weights nearly cancel)")
-        if sm <= tol:
-            nu_text = f" for nu = {float(nu):.6g}" + (f" of N = {N}" if N else "") \
-                if nu is not None else ""
-            reasons.append(f"the soft margin (2.2){nu_text} is {sm:.3g} <= {tol:g}: by its "
-                           "objective the combination is no better than a cancelling pair "
-                           "0.5 h - 0.5 h (all margins 0)")
-        if near_zero > DEGENERATE_FRACTION:
-            tie = ""
+    if not margins.size:
+        return out
+    sm = float(result.soft_margin)
+    nu, N = params.get("nu"), params.get("N")
+    nu_text = (f" for nu = {float(nu):.6g}" + (f" of N = {N}" if N else "")) \
+        if nu is not None else ""
+    vanished = roundoff_fraction(result)
+    if vanished > DEGENERATE_FRACTION:
+        tie = ""
+        if y is not None:
+            y_arr = np.asarray(y, dtype=float)
+            pos = int(np.count_nonzero(y_arr > 0))
             at_zero = float(np.mean(is_tie(margins)))
-            if y is not None and at_zero > 0:
-                y_arr = np.asarray(y, dtype=float)
-                pos = int(np.count_nonzero(y_arr > 0))
-                tie = (f"; the {at_zero:.1%} scores of 0 (up to rounding) are predicted as the "
-                       f"training majority class ({'+1' if pos > y_arr.size - pos else '-1'})")
-            out.append({
-                "code": "degenerate_combination",
-                "message": f"{'; '.join(reasons)}{tie}; {REMEDIES}",
-            })
-        elif reasons:
-            out.append({
-                "code": "nonpositive_soft_margin",
-                "message": (f"{reasons[0]}; the margins are spread (only {near_zero:.1%} "
-                            f"within {tol:g} of 0), so the classifier may still be useful, "
-                            f"but nu is likely too small for this data; {REMEDIES}"),
-            })
+            tie = (f"; the {at_zero:.1%} scores of 0 (|f| <= 1e-9) are predicted as the training "
+                   f"majority class ({'+1' if pos > y_arr.size - pos else '-1'})")
+        out.append({
+            "code": "degenerate_combination",
+            "message": (
+                f"the combined hypothesis f = sum_q w_q h_q is 0 within round-off "
+                f"(|f| <= {ROUNDOFF:g} sum_q |w_q| max|h_q|) on {vanished:.1%} of the training "
+                f"examples: the weights cancel and those scores are rounding noise (soft margin "
+                f"(2.2){nu_text} = {sm:.3g}){tie}; "
+                f"{_degenerate_advice(result, g, params)}"),
+        })
+    elif sm <= tol:
+        spread = float(np.mean(np.abs(margins) <= tol))
+        out.append({
+            "code": "nonpositive_soft_margin",
+            "message": (
+                f"the soft margin (2.2){nu_text} is {sm:.3g} <= {tol:g}: by its objective the "
+                "combination is no better than a cancelling pair 0.5 h - 0.5 h (all margins "
+                f"0); its margins are spread (only {spread:.1%} within {tol:g} of 0), so it "
+                f"may still classify well; {_nonpositive_advice(g, params, tol)}"),
+        })
     return out
 
 
-def attach_warnings(result: Any, y: Any = None) -> Any:
-    """Store :func:`run_warnings` in ``result.warnings`` (after any already there); return it."""
-    entries = run_warnings(result, y)
+def refine_status(result: Any, entries: list[dict]) -> Any:
+    """A ``converged`` run with a ``degenerate_combination`` entry becomes
+    ``converged_degenerate``, else one with a ``vacuous_guarantee`` entry ``converged_vacuous``;
+    the message gains the reason. ``success`` stays True (the stopping rule held); any other
+    status is kept (a run that did not converge says that first)."""
+    if getattr(result, "status", None) != CONVERGED:
+        return result
+    codes = {e.get("code") for e in entries}
+    if "degenerate_combination" in codes:
+        vanished = roundoff_fraction(result)
+        result.status = CONVERGED_DEGENERATE
+        reason = (f"degenerate: the combined hypothesis is 0 within round-off on {vanished:.1%} "
+                  "of the training examples, its predictions there are noise (warning "
+                  "degenerate_combination)")
+    elif "vacuous_guarantee" in codes:
+        result.status = CONVERGED_VACUOUS
+        reason = ("the guarantee is empty: eps_eff >= min_t edge^t, so 'soft margin >= g - "
+                  "eps_eff' promises nothing (warning vacuous_guarantee)")
+    else:
+        return result
+    result.message = f"{result.message}; {reason}" if result.message else reason
+    return result
+
+
+def attach_warnings(result: Any, y: Any = None, formulation: Any = None) -> Any:
+    """Store :func:`run_warnings` in ``result.warnings`` (after any already there), refine the
+    status (:func:`refine_status`); return the result."""
+    entries = run_warnings(result, y, formulation=formulation)
     codes = {w.get("code") for w in result.warnings if isinstance(w, dict)}
     result.warnings = list(result.warnings) + [w for w in entries if w["code"] not in codes]
-    return result
+    return refine_status(result, entries)

@@ -6,6 +6,17 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+#: the stopping rule held and the guarantee means something (see BoostResult.status)
+CONVERGED = "converged"
+#: the stopping rule held but the guarantee softmargin(w) >= g - eps_eff is empty
+#: (eps_eff >= gamma_hat; dualboost.guarantee)
+CONVERGED_VACUOUS = "converged_vacuous"
+#: the stopping rule held but the combined hypothesis is 0 within round-off on most training
+#: examples (its predictions there are noise; dualboost.guarantee)
+CONVERGED_DEGENERATE = "converged_degenerate"
+#: every status whose run stopped by its own rule (``success`` is True exactly for these)
+CONVERGED_STATUSES = (CONVERGED, CONVERGED_VACUOUS, CONVERGED_DEGENERATE)
+
 
 @dataclass
 class IterationRecord:
@@ -70,6 +81,14 @@ class BoostResult:
     ``columns`` their N x T column matrix, ``d`` the final distribution. ``lp_value`` is P_LP^T,
     the soft-margin LP (2.3) over the selected hypotheses, on which the thesis states the
     guarantee g - P_LP^T <= eps; ``soft_margin`` is the value (2.2) of the returned weights.
+
+    ``status``: ``"converged"`` (the stopping rule held), ``"max_iter"``, ``"time_limit"``,
+    ``"interrupted"``; :func:`dualboost.api.run` refines a ``"converged"`` run that is
+    certified but useless to ``"converged_degenerate"`` (the combined hypothesis vanishes within
+    round-off on most training examples) or ``"converged_vacuous"`` (the parameters make the
+    guarantee empty), appending the reason and the remedy to ``message``
+    (:mod:`dualboost.guarantee`, :mod:`dualboost.diagnostics`). ``success`` is True for the
+    three ``converged*`` statuses (:data:`CONVERGED_STATUSES`): the run stopped by its rule.
     """
 
     formulation: str
@@ -106,6 +125,11 @@ class BoostResult:
     def iterations(self) -> int:
         """T, the number of hypotheses in the output."""
         return len(self.hypotheses)
+
+    @property
+    def converged(self) -> bool:
+        """The run stopped by its own rule (any of :data:`CONVERGED_STATUSES`)."""
+        return self.status in CONVERGED_STATUSES
 
     @property
     def duality_gap(self) -> float:

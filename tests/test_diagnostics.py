@@ -11,7 +11,7 @@ from scipy.optimize import linprog
 from sklearn.datasets import load_breast_cancer, make_classification
 
 from dualboost.api import run
-from dualboost.diagnostics import MARGIN_TOL, run_warnings
+from dualboost.diagnostics import run_warnings
 from dualboost.estimator import DualBoostClassifier, DualBoostWarning
 from dualboost.margins import soft_margin
 from dualboost.oracles import StumpOracle
@@ -26,13 +26,14 @@ def noisy_problem(N: int = 2000, F: int = 20, noise: float = 1.0, seed: int = 0)
     return X, np.where(score + noise * rng.normal(size=N) > 0, 1, 0)
 
 
-def fake_result(columns, weights, edges, *, eps=0.05, nu=2.0):
+def fake_result(columns, weights, edges, *, eps=0.05, nu=2.0, algorithm="lpboost",
+                status="converged"):
     columns = np.asarray(columns, dtype=float)
     weights = np.asarray(weights, dtype=float)
     return SimpleNamespace(
-        parameters={"eps": eps, "nu": nu, "N": columns.shape[0]},
-        history=[SimpleNamespace(edge=e) for e in edges],
-        weights=weights, columns=columns,
+        parameters={"eps": eps, "nu": nu, "N": columns.shape[0]}, algorithm=algorithm,
+        history=[SimpleNamespace(edge=e) for e in edges], status=status, message="stopped",
+        weights=weights, columns=columns, warnings=[],
         soft_margin=soft_margin(columns @ weights, nu))
 
 
@@ -49,36 +50,65 @@ def test_cancelling_pair_is_degenerate_and_says_the_fraction():
     entries = run_warnings(fake_result(U, [0.5, 0.5], [0.3, 0.2]), y=np.ones(8))
     assert codes(entries) == ["degenerate_combination"]
     message = entries[0]["message"]
-    assert "100.0% of the training margins" in message
-    assert "larger nu" in message and "ERLPBoost" in message and "eps" in message
-    assert "cross-validation" in message
+    assert "0 within round-off" in message and "on 100.0% of the training examples" in message
+    # an LPBoost run: a larger nu and ERLPBoost; eps cannot undo a cancelling LP vertex
+    assert "larger nu" in message and "ERLPBoost" in message and "cross-validation" in message
+
+
+def test_degenerate_is_relative_to_the_scale_of_the_hypotheses():
+    """|f_n| <= 1e-9 sum_q |w_q| max|h_q|: unnormalized weights 1e6 h - 1e6 h leave 1e-4-sized
+    rounding, still degenerate; real scores of 1e-4 with unit weights are not."""
+    rng = np.random.default_rng(1)
+    h = rng.choice([-1.0, 1.0], size=10)
+    noise = 1e-16 * rng.normal(size=10)
+    U = np.column_stack([h, -h + noise])
+    assert codes(run_warnings(fake_result(U, [1e6, 1e6], [0.5], nu=10.0))) == \
+        ["degenerate_combination"]
+    m = 1e-4 * rng.choice([-1.0, 1.0], size=10)
+    assert "degenerate_combination" not in codes(run_warnings(fake_result(m[:, None], [1.0],
+                                                                          [0.5], nu=10.0)))
 
 
 def test_most_margins_zero_even_with_a_positive_soft_margin():
-    # 6 of 10 margins are 0, the other 4 are +1: soft margin for nu = 2 is 0 -> degenerate;
-    # for the fraction alone use nu = 10 (soft margin 0.4 > 0)
+    # 6 of 10 margins are 0, the other 4 are +1: the fraction alone decides (nu = 10: soft
+    # margin 0.4 > 0)
     m = np.array([0.0] * 6 + [1.0] * 4)
     entries = run_warnings(fake_result(m[:, None], [1.0], [0.9], nu=10.0))
     assert codes(entries) == ["degenerate_combination"]
-    assert "60.0% of the training margins" in entries[0]["message"]
-    assert "soft margin (2.2)" not in entries[0]["message"]
+    assert "on 60.0% of the training examples" in entries[0]["message"]
 
 
 def test_spread_margins_with_a_nonpositive_soft_margin():
-    # margins spread (none at 0) but the 2 smallest average to < 0: a milder entry
+    # margins spread (none at 0) but the 2 smallest average to < 0; eps < gamma_hat: the
+    # guarantee is not empty, and a smaller eps may still find a positive soft margin
     m = np.array([-0.4, 0.2, 0.5, 0.9, 0.3, 0.6])
     entries = run_warnings(fake_result(m[:, None], [1.0], [0.9], eps=0.01, nu=2.0))
     assert codes(entries) == ["nonpositive_soft_margin"]
-    assert "is -0.1 <=" in entries[0]["message"] and "larger nu" in entries[0]["message"]
+    message = entries[0]["message"]
+    assert "is -0.1 <=" in message and "larger nu" in message and "smaller eps" in message
+    # ERLPBoost cannot beat the LP optimum g: never the remedy for a nonpositive soft margin
+    assert "ERLPBoost" not in message
 
 
 def test_vacuous_guarantee_prints_both_numbers():
     U = np.array([[1.0], [1.0], [1.0], [-1.0]])
     entries = run_warnings(fake_result(U, [1.0], [0.4, 0.03, 0.2], eps=0.05, nu=4.0))
     assert codes(entries) == ["vacuous_guarantee"]
-    assert "eps = 0.05 >= 0.03" in entries[0]["message"]
+    message = entries[0]["message"]
+    assert "eps_eff = eps = 0.05 >= 0.03" in message
+    assert "smaller eps" in message
+    # an LPBoost run has no eta: the remedy does not mention it
+    assert "eta" not in message
     # eps below the smallest edge: nothing to say
     assert run_warnings(fake_result(U, [1.0], [0.4, 0.03, 0.2], eps=0.01, nu=4.0)) == []
+
+
+def test_vacuous_guarantee_with_no_positive_margin_asks_for_a_larger_nu_only():
+    U = np.array([[1.0], [1.0], [1.0], [-1.0]])
+    entries = run_warnings(fake_result(U, [1.0], [0.4, 0.0], eps=0.05, nu=2.0))
+    message = entries[0]["message"]
+    assert entries[0]["code"] == "vacuous_guarantee"
+    assert "larger nu" in message and "smaller eps" not in message and "ERLPBoost" not in message
 
 
 def test_no_eps_no_vacuous_check():
@@ -129,9 +159,13 @@ def test_noisy_problem_warns_both(noisy_fit):
     assert 0.05 >= gamma_hat
     assert f"{gamma_hat:.4g}" in result.warnings[0]["message"]
     margins = result.columns @ result.weights
-    frac = np.mean(np.abs(margins) <= MARGIN_TOL)
+    scale = np.abs(result.weights) @ np.abs(result.columns).max(axis=0)
+    frac = np.mean(np.abs(margins) <= 1e-9 * scale)
     assert frac > 0.5
-    assert f"{frac:.1%} of the training margins" in result.warnings[1]["message"]
+    assert f"on {frac:.1%} of the training examples" in result.warnings[1]["message"]
+    # the status says it too, not only a warning (issue 20); the stopping rule did hold
+    assert result.status == "converged_degenerate" and result.success
+    assert "degenerate" in result.message
     # the estimator emitted each as a DualBoostWarning with the entry's code
     emitted = [w.message for w in caught if issubclass(w.category, DualBoostWarning)]
     assert [w.code for w in emitted] == got
@@ -165,4 +199,5 @@ def test_eps_well_below_the_soft_margin_says_nothing():
         est = DualBoostClassifier(formulation="lpboost", nu_frac=0.2, eps=0.01).fit(
             bunch.data, bunch.target)
     assert est.result_.warnings == [] and est.warnings_ == []
+    assert est.result_.status == "converged"
     assert est.soft_margin_ > 0.1  # well above eps: the guarantee means something
