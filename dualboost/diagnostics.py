@@ -107,13 +107,13 @@ def _vacuous_advice(g: Guarantee, params: dict, tol: float) -> str:
     if g.gamma_hat <= tol:
         knobs = "eps or eta" if g.regularized else "eps"
         return (f"no combination of these hypotheses has a positive soft margin at this nu "
-                f"(g <= {g.gamma_hat:.3g}), whatever {knobs}: {_larger_nu(params)}")
+                f"(g <= {g.gamma_hat:.3g}), whatever {knobs}; remedy: {_larger_nu(params)}")
     if _eta_is_the_cause(g):
-        return _eta_advice(g)
-    advice = _smaller_eps(g)
+        return f"remedy: {_eta_advice(g)}"
+    advice = f"remedies: {_smaller_eps(g)}"
     if g.eta_below_theory:
-        advice += f"; also {_eta_advice(g)}"
-    return advice
+        advice += f"; and {_eta_advice(g)}"
+    return f"{advice}; or {_larger_nu(params)}"
 
 
 def _eps_eff_text(g: Guarantee) -> str:
