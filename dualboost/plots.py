@@ -101,6 +101,8 @@ def _stopping_series(result: BoostResult) -> tuple[np.ndarray, np.ndarray, float
 
 
 def _bracket_panel(ax: Any, result: BoostResult) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     solved = [r for r in result.history if r.solved]
     t = np.array([r.t for r in solved])
     ax.plot(t, [r.primal for r in solved], "-", color="C0", label="P^t(d^t) (upper bound)")
@@ -115,6 +117,7 @@ def _bracket_panel(ax: Any, result: BoostResult) -> None:
     limits = bracket_limits(result)
     if limits is not None:
         ax.set_ylim(*limits)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration t")
     ax.set_ylabel("objective")
     ax.set_title("certified bracket", fontsize=10)
@@ -123,6 +126,8 @@ def _bracket_panel(ax: Any, result: BoostResult) -> None:
 
 
 def _convergence_panel(ax: Any, result: BoostResult) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     t, delta, threshold, label = _stopping_series(result)
     positive = np.concatenate([delta[np.isfinite(delta) & (delta > 0)],
                                [threshold] if threshold else []])
@@ -141,6 +146,7 @@ def _convergence_panel(ax: Any, result: BoostResult) -> None:
     if gaps:  # each master solve is certified to this; a line of them would only stretch the axis
         ax.text(0.02, 0.03, f"{len(gaps)} master solves, duality gaps P^t − Θ^t ≤ "
                 f"{max(gaps):.2g}", transform=ax.transAxes, fontsize=7, color="0.3")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration t")
     ax.set_ylabel("stopping quantity (log scale)")
     ax.set_title("convergence: the stopping quantity against its threshold", fontsize=10)
@@ -149,7 +155,7 @@ def _convergence_panel(ax: Any, result: BoostResult) -> None:
 
 
 def _margin_panel(ax: Any, result: BoostResult) -> None:
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # matplotlib only when a picture is drawn
 
     margins, fraction = margin_distribution(result)
     N = margins.size
@@ -166,7 +172,7 @@ def _margin_panel(ax: Any, result: BoostResult) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(nbins=6))  # small ranges: long labels, fewer ticks
     vanished = roundoff_fraction(result)
     if vanished > DEGENERATE_FRACTION:
-        ax.text(0.98, 0.5, f"f = 0 within round-off\non {vanished:.1%} of the examples\n"
+        ax.text(0.98, 0.7, f"f = 0 within round-off\non {vanished:.1%} of the examples\n"
                 "(degenerate: those predictions are noise)", transform=ax.transAxes,
                 ha="right", va="center", fontsize=8, color="C3")
     ax.set_ylim(0.0, 1.0)
