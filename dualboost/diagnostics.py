@@ -217,7 +217,7 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL,
     return out
 
 
-def refine_status(result: Any, entries: list[dict]) -> Any:
+def refine_status(result: Any, entries: list[dict], guarantee: Guarantee | None = None) -> Any:
     """A ``converged`` run with a ``degenerate_combination`` entry becomes
     ``converged_degenerate``, else one with a ``vacuous_guarantee`` entry ``converged_vacuous``;
     the message gains the reason. ``success`` stays True (the stopping rule held); any other
@@ -233,8 +233,12 @@ def refine_status(result: Any, entries: list[dict]) -> Any:
                   "degenerate_combination)")
     elif "vacuous_guarantee" in codes:
         result.status = CONVERGED_VACUOUS
-        reason = ("the guarantee is empty: eps_eff >= min_t edge^t, so 'soft margin >= g - "
-                  "eps_eff' promises nothing (warning vacuous_guarantee)")
+        numbers = ""
+        if guarantee is not None and guarantee.gamma_hat is not None:
+            numbers = (f" = {guarantee.eps_effective:.3g}"
+                       f" >= min_t edge^t = {guarantee.gamma_hat:.3g}")
+        reason = (f"the guarantee is empty: eps_eff{numbers or ' >= min_t edge^t'}, so "
+                  "'soft margin >= g - eps_eff' promises nothing (warning vacuous_guarantee)")
     else:
         return result
     result.message = f"{result.message}; {reason}" if result.message else reason
@@ -247,4 +251,4 @@ def attach_warnings(result: Any, y: Any = None, formulation: Any = None) -> Any:
     entries = run_warnings(result, y, formulation=formulation)
     codes = {w.get("code") for w in result.warnings if isinstance(w, dict)}
     result.warnings = list(result.warnings) + [w for w in entries if w["code"] not in codes]
-    return refine_status(result, entries)
+    return refine_status(result, entries, run_guarantee(result, formulation))
