@@ -133,7 +133,8 @@ def test_the_cli_json_carries_the_status(tmp_path):
 
     X, y = mirrored(40)
     data = tmp_path / "mirror.csv"
-    rows = ["a,b,c,target"] + [f"{r[0]:.17g},{r[1]:.17g},{r[2]:.17g},{int(t)}" for r, t in zip(X, y)]
+    rows = ["a,b,c,target"] + [",".join(f"{v:.17g}" for v in r) + f",{int(t)}"
+                               for r, t in zip(X, y)]
     data.write_text("\n".join(rows) + "\n")
     out = tmp_path / "run.json"
     main(["fit", "--data", str(data), "--label", "target", "--formulation", "lpboost",
