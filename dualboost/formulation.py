@@ -44,29 +44,20 @@ import cvxpy as cp
 import numpy as np
 
 from .errors import DualBoostInputError
-from .kkt import KKTRecovery, KKTSystem, PointView, solve_kkt_system, system_from_model
+from .kkt import (  # Multipliers lives in kkt (the lower layer); re-exported here
+    KKTRecovery,
+    KKTSystem,
+    Multipliers,
+    PointView,
+    solve_kkt_system,
+    system_from_model,
+)
 from .params import Param, resolve_params
 
 __all__ = ["Capabilities", "Certificate", "Formulation", "Model", "Multipliers"]
 
 #: relative tolerance for "this dual point is feasible" when evaluating Theta
 FEASIBILITY_TOL = 1e-9
-
-
-class Multipliers(dict):
-    """A dual point: a mapping from dual-variable name to value, also readable as attributes.
-
-    ``m.w`` is ``m["w"]``; a name the formulation does not have reads as None.
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return self.get(name)
-
-    def copy(self) -> Multipliers:
-        return Multipliers({k: (np.array(v, dtype=float) if v is not None else None)
-                            for k, v in self.items()})
 
 
 @dataclass

@@ -30,8 +30,26 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog, lsq_linear
 
-__all__ = ["KKTRecovery", "KKTSystem", "soft_margin_system", "solve_kkt_system",
+__all__ = ["KKTRecovery", "KKTSystem", "Multipliers", "soft_margin_system", "solve_kkt_system",
            "system_from_model"]
+
+
+class Multipliers(dict):
+    """A dual point: a mapping from dual-variable name to value, also readable as attributes.
+
+    ``m.w`` is ``m["w"]``; a name the formulation does not have reads as None. Defined here, the
+    lowest layer that builds dual points (the KKT recovery), and re-exported by
+    :mod:`dualboost.formulation`, so that the imports point one way (formulation -> kkt).
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.get(name)
+
+    def copy(self) -> Multipliers:
+        return Multipliers({k: (np.array(v, dtype=float) if v is not None else None)
+                            for k, v in self.items()})
 
 
 class PointView:
@@ -276,8 +294,6 @@ def _active_bounds(system: KKTSystem, tol: float):
 def _point_from(system: KKTSystem, segments, x: np.ndarray):
     """The named multipliers from the unknowns x, laid out segment by segment ((name, rows, ...)
     in order; bound multipliers are not part of the dual point)."""
-    from .formulation import Multipliers
-
     point, start = Multipliers(), 0
     for name, block in system.blocks.items():
         point[name] = np.zeros(block.values.size)
@@ -472,8 +488,6 @@ def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
                float((np.clip(-mu, 0.0, None) * weights[1:]).max(initial=0.0)))
     residual = max(float(residual_rows.max(initial=0.0)), residual_gamma, sign,
                    complementarity)
-    from .formulation import Multipliers
-
     point = Multipliers()
     point["w"] = w
     if "psi" in system.blocks:

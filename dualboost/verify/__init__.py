@@ -93,11 +93,9 @@ STOPPING = "simple"
 
 
 def _version() -> str:
-    try:
-        from .. import __version__
-        return str(__version__)
-    except Exception:  # noqa: BLE001
-        return "unknown"
+    # the parent package is always loaded before its subpackages: reading its version needs no
+    # import (an import of the package would put the verifier in a cycle with the public API)
+    return str(getattr(sys.modules.get("dualboost"), "__version__", "unknown"))
 
 
 def _declared(cls: type[Formulation]) -> set[str]:
