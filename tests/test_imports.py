@@ -38,7 +38,7 @@ KNOWN_EDGES: dict[tuple[str, str], str] = {
         "declares it instead: being removed)",
     ("dualboost.masters.highs_lp", "dualboost.masters.sifting"):
         "highs_lp <-> sifting (being removed)",
-    ("dualboost.cli", "dualboost.model_io"): "cli <-> model_io, the front end's (being removed)",
+    ("dualboost.model_io", "dualboost.cli"): "cli <-> model_io, the front end's (being removed)",
     ("dualboost.cli", "dualboost"):
         "cli reads __version__ from the package, whose lazy DualBoostClassifier loads the "
         "estimator, which imports cli (the front end's cycle, another issue's)",
