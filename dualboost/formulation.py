@@ -198,6 +198,11 @@ class Formulation(ABC):
     #: per-example weights s (a formulation supports them by declaring the ``sample_weight``
     #: parameter: caps ``s_n N / (nu sum s)``, docs/theory.md "Sample weights"); None: unit
     sample_weight: ClassVar[np.ndarray | None] = None
+    #: parameters the formulation fixes (TotalBoost's nu = 1): each a Param whose range is its
+    #: default alone (:func:`dualboost.params.pinned`); not an argument (passing it is the
+    #: undeclared-parameter error), set on the instance and reported by ``parameters()``. The
+    #: verifier checks the instance at that value and that other values are refused (P1)
+    pinned: ClassVar[tuple[Param, ...]] = ()
 
     def __init__(self, N: int, **params: Any):
         if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
@@ -207,6 +212,8 @@ class Formulation(ABC):
                                      owner=f"formulation {self.name!r}")
         for key, value in self.values.items():
             setattr(self, key, value)
+        for p in self.pinned:
+            setattr(self, p.name, p.validate(p.default, self.N, self.values))
         self._check()
 
     def _check(self) -> None:  # noqa: B027 (optional hook, not abstract)
@@ -235,6 +242,8 @@ class Formulation(ABC):
                 out[key] = "uniform" if uniform else value.tolist()
             else:
                 out[key] = value
+        for p in self.pinned:
+            out[p.name] = getattr(self, p.name)
         return out
 
     # -- helpers ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import DualBoostInputError
 
-__all__ = ["Param", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params", "parse_param_text",
+__all__ = ["Param", "pinned", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params", "parse_param_text",
            "sample_weight_unsupported"]
 
 
@@ -103,6 +103,12 @@ class Param:
             if message:
                 raise DualBoostInputError(f"{self.name} {message}")
         return value
+
+
+def pinned(base: Param, value: float) -> Param:
+    """``base`` fixed at ``value`` (a formulation's ``pinned``: TotalBoost's nu = 1)."""
+    return Param(base.name, f"{base.doc}; fixed at {value:g} here", default=value, low=value,
+                 high=value, default_text=f"{value:g} (fixed)")
 
 
 def resolve_params(schema: Sequence[Param], N: int, given: Mapping[str, Any],

@@ -4,7 +4,8 @@ Algorithm 3.1 runs unchanged (T <= floor((2/eps^2) ln N) + 1, Thm 3.2 at nu = 1)
 
 from __future__ import annotations
 
-from dualboost.params import D0, EPS
+from dualboost.params import D0, EPS, NU
+from dualboost.params import pinned as fixed
 from formulations.softboost import EDGE_BOUND, SoftBoost
 
 
@@ -13,10 +14,8 @@ class TotalBoost(SoftBoost):
     summary = "TotalBoost: SoftBoost with nu = 1 (hard margin, no caps)"
     equations = "thesis (3.1)-(3.4) at nu = 1; Algorithm 3.1"
     params = (EPS, D0, EDGE_BOUND)
-    nu = 1.0
-
-    def parameters(self) -> dict:
-        return {**super().parameters(), "nu": 1.0}
+    #: nu is not a parameter here (passing it is an error): fixed at 1, which the verifier checks
+    pinned = (fixed(NU, 1.0),)
 
 
 FORMULATION = TotalBoost

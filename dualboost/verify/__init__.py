@@ -83,7 +83,18 @@ from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
 from ..regularized import RegularizedLPBoost
-from .checks import FAIL, NA, PASS, DualityChecks, Row, _err, full_class_lp_value, run_rows
+from .checks import (
+    FAIL,
+    FORMULATION_CHECK,
+    NA,
+    PASS,
+    DualityChecks,
+    Row,
+    _err,
+    full_class_lp_value,
+    run_rows,
+)
+from .declared import coverage_rows, declaration_rows, pinned_params
 from .instances import DEFAULT_INSTANCES, Instance, instance_by_name
 from .names import measure, short_name
 
@@ -111,6 +122,10 @@ def build_formulation(cls: type[Formulation], N: int, nu: float, eps: float,
     params = {}
     if "nu" in declared:
         params["nu"] = nu
+    # a declared parameter pinned at one value is checked at that value (P1 checks the rest)
+    for p in pinned_params(cls):
+        if p.name in declared:
+            params[p.name] = p.default
     if "eps" in declared:
         params["eps"] = eps
     if d0 is not None and "d0" in declared:
@@ -170,6 +185,25 @@ class Verifier:
             row = Row("setup", "building the formulation for this case", "-", None, None, FAIL,
                       f"raised {_err(exc)}")
         self._add([row], rows_instance, case, name)
+
+    # -- what the formulation declares (once) ------------------------------------------------
+    def declarations(self, cls, instances: list[Instance]) -> None:
+        name = getattr(cls, "name", str(cls))
+        cases = [case for instance in instances for case in instance.cases]
+        sizes = tuple(sorted({int(case.U.shape[0]) for case in cases})) or (12,)
+        U = cases[0].U if cases else None
+        prefix = _prefix("declared", "schema and capabilities", name)
+        meta = _metadata("declared", "schema and capabilities", "declared", cls, None,
+                         U.shape[0] if U is not None else 0, U.shape[1] if U is not None else 0,
+                         1.0, 0.1, None, None)
+        self.cases.append(meta)
+
+        def build(N, columns):
+            return build_formulation(cls, N, 1.0, 0.1, None, U=columns)
+
+        rows = declaration_rows(cls, build, U, sizes, self.solver,
+                                lambda step: self.log(f"{prefix}: {step}"))
+        self._add(rows, "declared", "schema and capabilities", name)
 
     # -- duality cases ----------------------------------------------------------------------
     def duality(self, instance: Instance, cls) -> None:
@@ -316,10 +350,15 @@ def verify(formulations: list, instances: list[Instance], tol: float = 1e-6,
            log: Callable[[str], None] | None = None) -> tuple[list[Row], list[dict]]:
     """Run every check; returns (rows, per-case metadata). ``log(message)`` gets progress."""
     verifier = Verifier(tol, solver, stopping, log or (lambda message: None))
+    for cls in formulations:
+        verifier.declarations(cls, instances)
     for instance in instances:
         for cls in formulations:
             verifier.duality(instance, cls)
             verifier.run(instance, cls)
+    names = list(dict.fromkeys(getattr(cls, "name", str(cls)) for cls in formulations))
+    verifier.rows += coverage_rows(verifier.rows, names,
+                                   lambda check: bool(FORMULATION_CHECK.match(check)))
     return verifier.rows, verifier.cases
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -40,6 +41,9 @@ from .names import short_name
 __all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
 
 PASS, FAIL, NA = "pass", "FAIL", "n/a"
+#: catalogue ids of the rows that judge the formulation itself (not a solver's status, a setup
+#: or the coverage verdict): docs/theory.md
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPW]\d+|E11|G1)$")
 #: solver statuses that say the *model* has no finite optimum (the formulation's fault here:
 #: every built-in instance has a nonempty compact capped simplex)
 MODEL_STATUSES = ("infeasible", "unbounded", "infeasible_inaccurate", "unbounded_inaccurate")
