@@ -92,11 +92,13 @@ from .checks import (
     Row,
     _err,
     full_class_lp_value,
+    guarded,
     run_rows,
 )
 from .declared import coverage_rows, declaration_rows, pinned_params
 from .instances import DEFAULT_INSTANCES, Instance, instance_by_name
 from .names import measure, short_name
+from .weights import w1
 
 __all__ = ["Row", "main", "run", "verify", "render"]
 
@@ -210,10 +212,14 @@ class Verifier:
         name = getattr(cls, "name", str(cls))
         for case in instance.cases:
             N, t = case.U.shape
+            weighted = case.sample_weight is not None
+            if weighted and "sample_weight" not in _declared(cls):
+                continue  # only for the formulations that declare the support (W1)
             prefix = _prefix(instance.name, case.name, name)
             self.log(f"{prefix}: building the formulation")
+            extra = {"sample_weight": case.sample_weight} if weighted else None
             try:
-                f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U)
+                f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U, extra=extra)
             except Exception as exc:  # noqa: BLE001
                 meta = _metadata(instance.name, case.name, "duality", cls, None, N, t, case.nu,
                                  case.eps, case.d0, case.seed)
@@ -231,6 +237,17 @@ class Verifier:
             except Exception as exc:  # noqa: BLE001 - defensive: rows() guards every check
                 rows = [Row("setup", "duality checks", "-", None, None, FAIL,
                             f"raised {_err(exc)}")]
+            if weighted:
+                def reference(N_rep, nu_rep, eps, d0_rep, U_rep, params, cls=cls):
+                    return build_formulation(cls, N_rep, nu_rep, eps, d0_rep, U=U_rep,
+                                             extra=params)
+
+                self.log(f"{prefix}: W1 the repeated rows' problem")
+                rows.append(guarded(
+                    "W1", "sample weights: |P(weighted) - P(the repeated rows, unweighted)|",
+                    "docs/theory.md W1, 'Sample weights'",
+                    lambda f=f, U=case.U, checks=checks, reference=reference: w1(
+                        f, U, checks.certificate, reference, self.tol, self.solver)))
             self._add(rows, instance.name, case.name, name)
             nu = meta["nu"]
             if nu > 1:

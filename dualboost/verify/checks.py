@@ -163,19 +163,40 @@ class Solved:
     extra: dict = field(default_factory=dict)
 
 
-def _random_capped(rng: np.random.Generator, N: int, nu: float, count: int) -> list[np.ndarray]:
+def _random_capped(rng: np.random.Generator, N: int, nu: float, count: int,
+                   cap: np.ndarray | None = None) -> list[np.ndarray]:
     out = []
     for _ in range(count):
         x = rng.dirichlet(np.full(N, rng.choice([0.3, 1.0, 3.0])))
-        out.append(euclidean_capped_projection(x, nu))
+        out.append(euclidean_capped_projection(x, nu, cap=cap))
     return out
 
 
+def _filled(order: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """The vertex of {0 <= d <= cap, sum d = 1} that fills the caps in ``order``."""
+    d = np.zeros(cap.size)
+    taken = np.cumsum(cap[order])
+    full = taken <= 1.0
+    d[order[full]] = cap[order[full]]
+    rest = 1.0 - float(d.sum())
+    if rest > 1e-15 and not full.all():
+        d[order[np.argmin(full)]] = rest
+    return d
+
+
 def capped_vertices(N: int, nu: float, d0: np.ndarray, rng: np.random.Generator,
-                    limit: int = 400) -> list[np.ndarray]:
+                    limit: int = 400, cap: np.ndarray | None = None) -> list[np.ndarray]:
     """Vertices of {d >= 0, sum d = 1, d <= 1/nu}: floor(nu) coordinates at 1/nu and the rest of
     the mass on one more. All of them when there are at most ``limit``, else the ones on the
-    smallest and the largest d0 and random ones."""
+    smallest and the largest d0 and random ones. With per-example caps ``cap`` (sample weights)
+    the vertices fill the caps in an order: by d0 both ways, by cap / d0 (where a weighted range
+    bound is attained) and random orders."""
+    if cap is not None:
+        cap = np.asarray(cap, dtype=float)
+        orders = [np.argsort(d0, kind="stable"), np.argsort(-d0, kind="stable"),
+                  np.argsort(-cap / d0, kind="stable")]
+        orders += [rng.permutation(N) for _ in range(max(limit - 3, 0))]
+        return [_filled(order, cap) for order in orders[:max(limit, 1)]]
     k = min(int(math.floor(nu + 1e-12)), N)
     rest = 1.0 - k / nu
     frac = rest > 1e-12 and k < N
@@ -483,7 +504,8 @@ class DualityChecks:
         points = [("primal solution", f.primal_feasible(d_solver))]
         nu = getattr(f, "nu", 1.0)
         points += [(f"random point {i + 1}", d) for i, d in
-                   enumerate(_random_capped(self.rng, f.N, nu, 3))]
+                   enumerate(_random_capped(self.rng, f.N, nu, 3, getattr(f, "cap_vector",
+                                                                            None)))]
         worst, tolerance, compared, notes = 0.0, self.tol, 0, []
         for name, d in points:
             numpy_value = f.primal_objective(U, d)
@@ -564,14 +586,15 @@ class DualityChecks:
         if type(f).kkt_system is Formulation.kkt_system:
             return not_applicable("the runs use the system from the cvxpy model itself")
         nu = getattr(f, "nu", 1.0)
-        points = [("primal solution", np.clip(self.primal_d(), 0.0, 1.0 / nu))]
+        points = [("primal solution", np.clip(self.primal_d(), 0.0, getattr(f, "cap", 1.0 / nu)))]
         points += [(f"random point {i + 1}", d) for i, d in
-                   enumerate(_random_capped(self.rng, f.N, nu, 2))]
+                   enumerate(_random_capped(self.rng, f.N, nu, 2, getattr(f, "cap_vector",
+                                                                            None)))]
         worst, magnitude, parts = 0.0, 0.0, []
         for where, d in points:
             # inside the open box, off the logarithms' singularities (ln d, ln(1/nu - d)),
             # where both systems are finite (the system needs no sum(d) = 1)
-            d = np.clip(d, 1e-9 / f.N, (1.0 - 1e-9) / nu)
+            d = np.clip(d, 1e-9 / f.N, (1.0 - 1e-9) * getattr(f, "cap", 1.0 / nu))
             fast, reference = f.kkt_system(U, d), Formulation.kkt_system(f, U, d)
             pairs = [("gradient", fast.gradient, reference.gradient),
                      ("row weights", fast.weights, reference.weights)]
@@ -837,9 +860,9 @@ class DualityChecks:
             return not_applicable("no numpy fast path of R, R* or grad R*")
         nu = f.nu
         ds = [self.primal_d().clip(0, None), np.asarray(f.d0, dtype=float)]
-        ds += _random_capped(self.rng, f.N, nu, 3)
-        ds += capped_vertices(f.N, nu, f.d0, self.rng, limit=4)[:2]
-        ds = [np.minimum(d, 1.0 / nu) for d in ds]
+        ds += _random_capped(self.rng, f.N, nu, 3, f.cap_vector)
+        ds += capped_vertices(f.N, nu, f.d0, self.rng, limit=4, cap=f.cap_vector)[:2]
+        ds = [np.minimum(d, f.cap) for d in ds]
         ys = []
         model, primal = self.primal()
         mult = primal.multipliers
@@ -875,7 +898,7 @@ class DualityChecks:
                     compare("R(d)", f.regularizer_value(d), base.regularizer_value(f, d))
                 if "regularizer_gradient" in paths:
                     # inside R's domain, where both gradients are finite
-                    inner = np.clip(d, 1e-6 / f.N, (1.0 - 1e-6) / nu)
+                    inner = np.clip(d, 1e-6 / f.N, (1.0 - 1e-6) * f.cap)
                     compare("grad R(d)", f.regularizer_gradient(inner),
                             base.regularizer_gradient(f, inner))
             for y in ys:
@@ -899,9 +922,9 @@ class DualityChecks:
         B = float(f.range_bound())
         nu = f.nu
         d0 = np.asarray(f.d0, dtype=float)
-        points = capped_vertices(f.N, nu, d0, self.rng, limit=120)
+        points = capped_vertices(f.N, nu, d0, self.rng, limit=120, cap=f.cap_vector)
         n_vertices = len(points)
-        points += _random_capped(self.rng, f.N, nu, 20)
+        points += _random_capped(self.rng, f.N, nu, 20, f.cap_vector)
         worst, where = -math.inf, ""
         tolerance = scaled(self.tol, B)
         for i, d in enumerate(points):

@@ -10,11 +10,14 @@ Presets (``--instances``):
 * ``quick``: N = 12 examples; U has 5 random continuous columns, a duplicate column and a
   constant column, two hard examples (every hypothesis is wrong on them) with a small prior
   weight, and a non-uniform d0; cases nu = 1 and nu = 3.5 (the caps bind at the optimum); one
-  tiny boosting run on a pool of 24 random +-1 hypotheses (nu = 2, eps = 0.2, non-uniform d0).
+  tiny boosting run on a pool of 24 random +-1 hypotheses (nu = 2, eps = 0.2, non-uniform d0);
+  for the formulations that declare ``sample_weight``, a case nu = 3.5 with integer weights in
+  {1, 2, 3} and the default prior (check W1 against the repeated rows).
   About 1-3 s per formulation.
 * ``random[:SEED]``: N = 40, 8 random continuous columns plus a duplicate and a constant column;
   cases nu = 1 (uniform d0), nu = 5.5 (non-uniform d0, binding caps) and nu = N (the capped
-  simplex is one point); runs: a pool of 400 random +-1 hypotheses on N = 60 (nu = 6, eps = 0.1,
+  simplex is one point), and nu = 5.5 with integer sample weights (as quick's); runs: a pool
+  of 400 random +-1 hypotheses on N = 60 (nu = 6, eps = 0.1,
   the thesis's own test setting) and a small-N, large-eps run (N = 10, eps = 0.5) where the
   iteration bound is within reach.
 * ``worst_case[:N]``: the LPBoost lower-bound instance of thesis Thm 2.5 / Fig. 2.8 (N even,
@@ -56,6 +59,9 @@ class DualityCase:
     eps: float = 0.1
     #: the instance is built so that some d_n = 1/nu at the optimum (recorded in the metadata)
     caps_should_bind: bool = False
+    #: integer sample weights (run only for formulations that declare sample_weight; check W1
+    #: compares with the repeated rows); d0 None: the default prior s / sum s
+    sample_weight: np.ndarray | None = None
 
 
 @dataclass
@@ -120,9 +126,12 @@ def quick_instance(seed: int = 0) -> Instance:
     labels = np.sign(rng.normal(size=N))
     labels[labels == 0] = 1.0
     run_d0 = _nonuniform(rng, N)
+    weights = rng.integers(1, 4, N).astype(float)
     cases = [DualityCase("nu=1, d0 non-uniform", U, 1.0, d0, seed),
              DualityCase("nu=3.5, d0 non-uniform, caps bind", U, 3.5, d0, seed,
-                         caps_should_bind=True)]
+                         caps_should_bind=True),
+             DualityCase("nu=3.5, integer sample weights, default d0", U, 3.5, None, seed,
+                         caps_should_bind=True, sample_weight=weights)]
     runs = [_finite_run("run: 24-hypothesis pool, nu=2, eps=0.2, d0 non-uniform", pool,
                         labels, 2.0, 0.2, run_d0, seed, max_iter=60)]
     return Instance(f"quick:{seed}" if seed else "quick", cases, runs)
@@ -138,7 +147,9 @@ def random_instance(seed: int = 0) -> Instance:
     cases = [DualityCase("nu=1, d0 uniform", U, 1.0, None, seed),
              DualityCase("nu=5.5, d0 non-uniform, caps bind", U, 5.5, d0, seed,
                          caps_should_bind=True),
-             DualityCase(f"nu=N={N}, d0 uniform", U, float(N), None, seed)]
+             DualityCase(f"nu=N={N}, d0 uniform", U, float(N), None, seed),
+             DualityCase("nu=5.5, integer sample weights, default d0", U, 5.5, None, seed,
+                         caps_should_bind=True)]
     pool = np.sign(rng.normal(size=(60, 400)))
     pool[pool == 0] = 1.0
     labels = np.sign(rng.normal(size=60))
@@ -146,6 +157,7 @@ def random_instance(seed: int = 0) -> Instance:
     small = np.sign(rng.normal(size=(10, 40)))
     small[small == 0] = 1.0
     small_labels = np.ones(10)
+    cases[-1].sample_weight = rng.integers(1, 4, N).astype(float)  # drawn last: same U, pools
     runs = [_finite_run("run: 400-hypothesis pool, N=60, nu=6, eps=0.1", pool, labels, 6.0,
                         0.1, None, seed),
             _finite_run("run: 40-hypothesis pool, N=10, nu=1, eps=0.5 (bound within reach)",
