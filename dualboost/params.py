@@ -20,8 +20,8 @@ import numpy as np
 
 from .errors import DualBoostInputError
 
-__all__ = ["Param", "pinned", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params", "parse_param_text",
-           "sample_weight_unsupported"]
+__all__ = ["Param", "pinned", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params",
+           "parse_param_text", "sample_weight_unsupported"]
 
 
 @dataclass(frozen=True)

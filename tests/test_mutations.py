@@ -5,7 +5,8 @@ Every variant in tests/mutations.py is a textual edit of a shipped file in ``for
 file changes). The variant is written to a fresh ``.py`` file and run through
 ``python -m dualboost.verify --instances quick`` in this process. A variant that changes the math
 must make the verifier exit non-zero with at least one FAIL row whose check id is a *formulation*
-check of the catalogue (docs/theory.md: D*, K*, C*, F*, R*, T*, E11, L*, G1, S*), not only a solver
+check of the catalogue (docs/theory.md: D*, K*, C*, F*, R*, T*, E11, L*, G1, S*, P*, W*), not only a
+solver
 that gave up; a math-preserving variant must pass. The last test prints the table of every
 variant (shown in any CI log, with or without ``-s``).
 """
@@ -29,7 +30,7 @@ from dualboost.verify import main
 FORMULATIONS = Path(formulations.__file__).parent
 INSTANCES = "quick"
 #: catalogue ids of the checks that judge the formulation itself (not a solver's status)
-FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLS]\d+|E11|G1)$")
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPW]\d+|E11|G1)$")
 
 #: variant id -> (expected, got, failing check ids, seconds); filled by test_mutation
 RESULTS: dict[str, tuple[str, str, list[str], float]] = {}

@@ -176,7 +176,9 @@ def _tie_spread(f: Formulation, U: np.ndarray, k: int, eps: float, order: list[s
         c[k], c[-1] = 1.0, -1.0
         problem = cp.Problem(cp.Minimize(model.problem.objective.expr + sign * eps * (c @ d)),
                              model.problem.constraints)
-        solve(problem, f.capabilities.solver_kind, order=order)
+        # an inaccurate optimum (~1e-6) is plenty for spreads of 1e-4 and more
+        solve(problem, f.capabilities.solver_kind, order=order,
+              certify=lambda d=d: d.value is not None and bool(np.all(np.isfinite(d.value))))
         values.append(float(d.value[k] - d.value[-1]))
     return abs(values[0] - values[1])
 

@@ -29,7 +29,7 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "C5": ("dual's d(w) vs primal d", "l1 distance <= tol (a sqrt bound)"),
     "F1": ("numpy fast paths", "max relative diff <= tol"),
     "R1": ("range bound B", "max(R - B, -R), |R(d0)| <= tol"),
-    "R2": ("modulus sigma", "min curvature excess >= -tol"),
+    "R2": ("modulus sigma", "(min curvature ratio - sigma)/2 >= -tol"),
     "R3": ("stated eta and bounds", "max relative diff <= tol"),
     "A1": ("converged", "T; passes when the rule stopped it"),
     "A2": ("KKT residual, every t", "max residual <= tol"),
@@ -46,13 +46,17 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "S5": ("iteration bound", "bound - T >= 0"),
     "S6": ("SoftBoost strong duality", "max_t |Theta_S - Delta| <= tol"),
     "S7": ("on stop: P_LP^T", "P_LP^T - (gamma_hat_T - eps) >= -tol"),
+    "P1": ("parameter schema", "problems found = 0"),
+    "W1": ("sample weights = repeated", "|P_weighted - P_repeated| <= tol"),
     # not formulation checks: the label says what failed or does not apply
+    "coverage": ("", None),
     "setup": ("", None),
     "solver": ("", None),
     "claims": ("", None),
 }
 #: (id, the label's text before ": ") -> (short name, measure), for an id with several rows
 SHORT_BY_LABEL: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("P2", "capabilities"): ("declared capabilities", None),
     ("S2", "Bregman Pythagoras"): ("Bregman Pythagoras (3.5)", "min_t (left - right) >= -tol"),
     ("S2", "progress"): ("progress >= eps^2/2", "min_t (Delta - eps^2/2) >= -tol"),
 }
