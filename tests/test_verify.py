@@ -157,8 +157,9 @@ def test_nu_equal_n_is_not_applicable_for_the_binary_entropy(tmp_path):
     U = np.random.default_rng(1).uniform(-1, 1, size=(6, 3))
     instance = Instance("tiny", [DualityCase("nu=N", U, 6.0)], [])
     rows, cases = verify([load_formulation("binary_erlpboost")], [instance])
-    assert [r.status for r in rows] == ["n/a"] and "nu" in rows[0].detail
-    assert cases[0]["status"] == "n/a"
+    tiny = [r for r in rows if r.instance == "tiny"]
+    assert [r.status for r in tiny] == ["n/a"] and "nu" in tiny[0].detail
+    assert [c["status"] for c in cases if c["instance"] == "tiny"] == ["n/a"]
 
 
 @pytest.mark.parametrize("nu", [1.0, 7.5, 30.0])
@@ -374,3 +375,33 @@ def test_run_returns_records_with_the_json_row_keys(tmp_path):
         run_records("no_such_formulation")
     with pytest.raises(DualBoostInputError):
         run_records("lpboost", instances="nope")
+
+
+def test_no_passing_formulation_row_exits_1_and_says_why(tmp_path):
+    """Nothing checked is not passed: a default outside the schema makes every case n/a; the
+    verifier must exit 1 with P1 and the coverage row failing (it printed '0 passed', exit 0)."""
+    source = (FORMULATIONS / "erlpboost_tsallis.py").read_text()
+    assert source.count("default=0.5, low=0, high=1,") == 1
+    path = tmp_path / "bad_default.py"
+    path.write_text(source.replace("default=0.5, low=0, high=1,", "default=1.5, low=0, high=1,"))
+    code, report = run(tmp_path, "--formulation", str(path), "--instances", "quick")
+    assert code == 1
+    failing = {r["id"] for r in report["checks"] if r["status"] == "FAIL"}
+    assert {"P1", "coverage"} <= failing
+    coverage = [r for r in report["checks"] if r["id"] == "coverage"][0]
+    assert "q must lie in" in coverage["detail"]
+
+
+def test_declarations_and_weighted_rows_are_reported(tmp_path):
+    """P1, P2 once per formulation; W1 on the weighted case of a formulation declaring
+    sample_weight; none of them for one that does not."""
+    code, report = run(tmp_path, "--formulation", "lpboost", "--formulation", "erlpboost_l2",
+                       "--instances", "quick")
+    assert code == 0
+    by = {}
+    for row in report["checks"]:
+        by.setdefault(row["formulation"], set()).add(row["id"])
+    assert {"P1", "P2", "W1"} <= by["lpboost"]
+    assert {"P1", "P2"} <= by["erlpboost_l2"] and "W1" not in by["erlpboost_l2"]
+    weighted = [c for c in report["cases"] if "sample weights" in c["case"]]
+    assert [c["formulation"] for c in weighted] == ["lpboost"]

@@ -195,13 +195,17 @@ class Verifier:
         sizes = tuple(sorted({int(case.U.shape[0]) for case in cases})) or (12,)
         U = cases[0].U if cases else None
         prefix = _prefix("declared", "schema and capabilities", name)
-        meta = _metadata("declared", "schema and capabilities", "declared", cls, None,
+        def build(N, columns):
+            return build_formulation(cls, N, 1.0, 0.1, None, U=columns)
+
+        try:  # the block's facts: the formulation P2 builds (P1 reports a failure to build)
+            shown = build(U.shape[0], U) if U is not None else None
+        except Exception:  # noqa: BLE001
+            shown = None
+        meta = _metadata("declared", "schema and capabilities", "declared", cls, shown,
                          U.shape[0] if U is not None else 0, U.shape[1] if U is not None else 0,
                          1.0, 0.1, None, None)
         self.cases.append(meta)
-
-        def build(N, columns):
-            return build_formulation(cls, N, 1.0, 0.1, None, U=columns)
 
         rows = declaration_rows(cls, build, U, sizes, self.solver,
                                 lambda step: self.log(f"{prefix}: {step}"))
