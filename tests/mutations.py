@@ -585,8 +585,9 @@ BLIND_SPOTS = [
     _m("w_lp_slacks_unweighted", LP,
        "lp_slacks(margins, self.nu, self.cap_vector) if",
        "lp_slacks(margins, self.nu, None) if",
-       "LP best_response: psi of the unweighted soft margin",
-       known_miss="C4 on the weighted case does not see it yet (not investigated)"),
+       "LP best_response: psi of the unweighted soft margin (caught where nu sum(s)/N is not "
+       "an integer: otherwise the caps sum to 1 exactly and the soft margin's rho is not "
+       "unique)"),
     _m("w_lp_primal_caps_unweighted", LP,
        'constraints["psi"] = d <= self.cap', 'constraints["psi"] = d <= 1.0 / self.nu',
        "LP primal with the caps 1/nu, not the weighted caps (the dual keeps them)"),
@@ -657,9 +658,8 @@ BLIND_SPOTS = [
     _m("fresh_ts_beta_constant", TS,
        "return float((t - c.min()) * q / ((1 - q) * self.eta))",
        "return float((t - c.min()) * (1 - q) / (q * self.eta))",
-       "Tsallis optimal beta with q/(1-q) inverted",
-       known_miss="the verifier checks Tsallis only at its default q = 1/2, where q/(1-q) = "
-                  "(1-q)/q"),
+       "Tsallis optimal beta with q/(1-q) inverted (equal at the default q = 1/2: caught on the "
+       "case that moves q off its default)"),
     _m("fresh_er_beta_eta_squared", ER,
        "return float((-1.0 + logsumexp(-self.eta * s, b=self.d0)) / self.eta)",
        "return float((-1.0 + logsumexp(-self.eta * s, b=self.d0)) / self.eta ** 2)",

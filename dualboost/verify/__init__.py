@@ -142,6 +142,35 @@ def build_formulation(cls: type[Formulation], N: int, nu: float, eps: float,
     return cls(N, **params)
 
 
+#: the parameters a case sets itself (never varied by ``DualityCase.vary_params``)
+_CASE_PARAMS = ("nu", "eps", "eta", "d0", "sample_weight", "edge_bound")
+
+
+def off_default_params(cls: type[Formulation], N: int) -> dict:
+    """Each other numeric parameter with a plain default moved 30% of the way to an end of its
+    range (Tsallis's q = 0.5 -> 0.65), to check formulas that agree only at the default."""
+    out = {}
+    pinned = {p.name for p in pinned_params(cls)}
+    for p in getattr(cls, "params", ()):
+        if p.name in _CASE_PARAMS or p.name in pinned or p.kind not in ("float", "int") \
+                or callable(p.default) or p.default is None:
+            continue
+        default = float(p.default)
+        high = p._bound(p.high, N)
+        low = p._bound(p.low, N)
+        end = high if high is not None else (low if low is not None else None)
+        value = default + 0.3 * (end - default) if end is not None and end != default else \
+            default * 1.3 + 0.1
+        if p.kind == "int":
+            value = float(round(value))
+        try:
+            p.validate(value, N, {})
+        except DualBoostInputError:
+            continue
+        out[p.name] = value
+    return out
+
+
 def _metadata(instance: str, case: str, kind: str, cls, f: Formulation | None, N: int, t: int,
               nu: float, eps: float, d0, seed) -> dict:
     meta = {"instance": instance, "case": case, "kind": kind,
@@ -221,7 +250,9 @@ class Verifier:
                 continue  # only for the formulations that declare the support (W1)
             prefix = _prefix(instance.name, case.name, name)
             self.log(f"{prefix}: building the formulation")
-            extra = {"sample_weight": case.sample_weight} if weighted else None
+            extra = {"sample_weight": case.sample_weight} if weighted else {}
+            if case.vary_params:
+                extra.update(off_default_params(cls, N))
             try:
                 f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U, extra=extra)
             except Exception as exc:  # noqa: BLE001
