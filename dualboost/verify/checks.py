@@ -956,16 +956,14 @@ class DualityChecks:
         cap = np.broadcast_to(np.asarray(f.cap, dtype=float), (N,))
         d0 = np.asarray(f.d0, dtype=float)
         rng = self.rng
+        # in order of priority (the search's time budget may end the scan): the interior
+        # points where the entropies' and the squares' curvature is smallest, faces, vertices
         starts = [d0, np.full(N, 1.0 / N)]
         try:
             starts.append(self.primal_d().clip(0, None))
         except StepFailed:
             pass
         vertices = capped_vertices(N, nu, d0, rng, limit=8, cap=f.cap_vector)
-        for v in vertices[:6]:
-            starts += [0.999 * v + 0.001 * d0, 0.9 * v + 0.1 * d0]
-        for a, b in zip(vertices[:3], vertices[3:6]):
-            starts.append(0.5 * (a + b))
         # faces: uniform on a support of m examples (m >= nu keeps it under the caps)
         for m in sorted({min(N, math.ceil(nu)), min(N, math.ceil(nu) + 1),
                          min(N, 2 * math.ceil(nu)), max(2, N // 2)}):
@@ -973,9 +971,15 @@ class DualityChecks:
             x = np.zeros(N)
             x[support] = 1.0 / m
             starts.append(x)
+        for a, b in zip(vertices[:3], vertices[3:6]):
+            starts.append(0.5 * (a + b))
+        for v in vertices[:6]:
+            starts += [0.9 * v + 0.1 * d0, 0.999 * v + 0.001 * d0]
         starts += _random_capped(rng, N, nu, 4, f.cap_vector)
         found, where, pairs = curvature_search(f.regularizer_value, f.regularizer_gradient, N,
                                                nu, cap, d0, starts, rng)
+        if not pairs:
+            return not_applicable(where or "no pair of distinct points in the capped simplex")
         value = 0.5 * (found - sigma)  # (Bregman - sigma/2 |y-x|^2) / |y-x|^2 at the witness
         tolerance = self.tol
         detail = (f"declared sigma = {sigma:.6g}; smallest curvature ratio found {found:.6g} "

@@ -68,19 +68,26 @@ def _split(inverse: np.ndarray, up: np.ndarray, down: np.ndarray) -> tuple[np.nd
 def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarray], np.ndarray],
                      N: int, nu: float, cap: np.ndarray, d0: np.ndarray,
                      starts: list[np.ndarray], rng: np.random.Generator,
-                     budget: float = 1.0) -> tuple[float, str, int]:
-    """The smallest witnessed ratio Bregman / (||y - x||_1^2 / 2), where, and how many pairs."""
+                     budget: float = 0.6) -> tuple[float, str, int]:
+    """The smallest witnessed ratio Bregman / (||y - x||_1^2 / 2), where, and how many pairs.
+
+    ``starts`` in order of priority: when R is slow to evaluate (a regularizer without numpy
+    fast paths) the ``budget`` in seconds ends the scan of the starts (at 60%) and the local
+    minimization (at 100%); the sampled pairs always run."""
     cap = np.broadcast_to(np.asarray(cap, dtype=float), (N,)).copy()
     margin = 1e-9
     best = [math.inf, "", 0]
+    if cap.sum() <= 1.0 + 1e-9:  # the capped simplex is the single point d = cap (nu = N)
+        return math.inf, "the capped simplex is a single point: no pair", 0
+    begin = time.perf_counter()
+    lower, upper = np.minimum(1e-7 / N, 0.5 * cap), cap * (1 - 1e-7)
 
-    def ratio(x: np.ndarray, y: np.ndarray, where: str) -> float:
+    def ratio(x: np.ndarray, gx: np.ndarray, y: np.ndarray, where: str) -> float:
         norm = float(np.abs(y - x).sum())
         if norm < 1e-4:  # shorter: round-off of R dominates the Bregman divergence
             return math.inf
-        g = grad(x)
         move = y - x
-        linear = float(g[move != 0] @ move[move != 0])
+        linear = float(gx[move != 0] @ move[move != 0])
         value = (R(y) - R(x) - linear) / (0.5 * norm ** 2)
         best[2] += 1
         if value < best[0] and math.isfinite(value):
@@ -90,8 +97,7 @@ def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarra
     def inside(x: np.ndarray) -> np.ndarray:
         x = euclidean_capped_projection(np.asarray(x, dtype=float), nu, cap=cap)
         # off the faces d_n = 0 and d_n = cap, where entropic gradients are infinite
-        lo, hi = np.minimum(1e-7 / N, 0.5 * cap), cap * (1 - 1e-7)
-        x = np.clip(x, lo, hi)
+        x = np.clip(x, lower, upper)
         return x / x.sum() if abs(x.sum() - 1) > 1e-12 else x
 
     def inverse_curvature(x: np.ndarray) -> np.ndarray:
@@ -102,9 +108,11 @@ def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarra
             inverse = np.where(np.isfinite(h) & (h > 0), 1.0 / h, 0.0)
         return inverse
 
-    def witness(x: np.ndarray, where: str) -> float:
-        inverse = inverse_curvature(x)
-        bounds = []
+    def bound_at(x: np.ndarray, inverse: np.ndarray) -> float:
+        return _split(inverse, x < cap - margin, x > margin)[1]
+
+    def witness(x: np.ndarray, inverse: np.ndarray, where: str) -> None:
+        gx = None
         for step in STEPS:
             # coordinates without room for this move are left out of the split (the direction
             # changes a little; the pair stays a genuine pair of S)
@@ -117,35 +125,33 @@ def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarra
                 short_up = (v > 0) & (x + 2 * t * v > cap)
                 short_down = (v < 0) & (x + 2 * t * v < 0)
                 if not (short_up.any() or short_down.any()):
-                    ratio(x, x + t * v, where)
-                    bounds.append(bound)
+                    gx = grad(x) if gx is None else gx
+                    ratio(x, gx, x + t * v, where)
                     break
                 up, down = up & ~short_up, down & ~short_down
-        return min(bounds, default=math.inf)
 
     # 1-2: start points and their witnesses
+    scored = []
     for i, x in enumerate(starts):
-        witness(inside(x), f"start {i + 1}")
+        if i >= 4 and time.perf_counter() - begin > 0.6 * budget:
+            break
+        x = inside(x)
+        inverse = inverse_curvature(x)
+        witness(x, inverse, f"start {i + 1}")
+        scored.append((bound_at(x, inverse), x))
+    scored.sort(key=lambda item: item[0])
 
     # 3: minimize the curvature bound over x from the best starts (a separable R)
-    deadline = time.perf_counter() + budget
-    scored = []
-    for x in starts:
-        x = inside(x)
-        scored.append((_split(inverse_curvature(x), x < cap - margin, x > margin)[1], x))
-    scored.sort(key=lambda item: item[0])
-    lower, upper = np.minimum(1e-7 / N, 0.5 * cap), cap * (1 - 1e-7)
-
     def objective(x: np.ndarray) -> float:
-        if time.perf_counter() > deadline:
+        if time.perf_counter() - begin > budget:
             raise _Budget
         x = np.clip(x, lower, upper)
-        bound = _split(inverse_curvature(x), x < cap - margin, x > margin)[1]
+        bound = bound_at(x, inverse_curvature(x))
         return bound if math.isfinite(bound) else 1e6
 
-    for value, x in scored[:3]:
-        if not math.isfinite(value):
-            continue
+    for value, x in scored[:2]:
+        if not math.isfinite(value) or time.perf_counter() - begin > budget:
+            break
         seen = {"x": x, "f": value}
 
         def tracked(z, seen=seen):
@@ -161,13 +167,14 @@ def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarra
                      options={"maxiter": 30, "ftol": 1e-10})
         except _Budget:
             pass
-        witness(inside(seen["x"]), "local minimum of the curvature")
-        if time.perf_counter() > deadline:
-            break
+        if seen["x"] is not x:
+            z = inside(seen["x"])
+            witness(z, inverse_curvature(z), "local minimum of the curvature")
 
     # 4: sampled pairs (two-coordinate moves, random pairs), whatever R's structure
-    for x in starts[:4]:
+    for x in starts[:3]:
         x = inside(x)
+        gx = grad(x)
         for _ in range(2):
             i, j = rng.choice(N, size=2, replace=False)
             amount = 0.5 * min(cap[i] - x[i], x[j])
@@ -175,7 +182,6 @@ def curvature_search(R: Callable[[np.ndarray], float], grad: Callable[[np.ndarra
                 y = x.copy()
                 y[i] += amount
                 y[j] -= amount
-                ratio(x, y, "two-coordinate move")
-        y = inside(rng.dirichlet(np.ones(N)))
-        ratio(x, y, "random pair")
+                ratio(x, gx, y, "two-coordinate move")
+        ratio(x, gx, inside(rng.dirichlet(np.ones(N))), "random pair")
     return best[0], best[1], best[2]
