@@ -405,3 +405,35 @@ def test_declarations_and_weighted_rows_are_reported(tmp_path):
     assert {"P1", "P2"} <= by["erlpboost_l2"] and "W1" not in by["erlpboost_l2"]
     weighted = [c for c in report["cases"] if "sample weights" in c["case"]]
     assert [c["formulation"] for c in weighted] == ["lpboost"]
+
+
+@pytest.mark.parametrize("member", ["l2", "entropy", "power43"])
+def test_curvature_search_finds_the_tight_modulus(member):
+    """R2's search reaches the true smallest l1 curvature (to 0.5%) and never goes below it:
+    (N/2)||d - d0||^2 and the relative entropy have 1; the walkthrough's 4/3-power divergence
+    has 1/(3 N^(1/3)), at the uniform distribution (docs/walkthrough_swap_regularizer.md)."""
+    from dualboost.verify.modulus import curvature_search
+
+    N, nu = 12, 3.5
+    rng = np.random.default_rng(3)
+    d0 = rng.uniform(0.5, 1.5, N)
+    d0 /= d0.sum()
+    if member == "l2":
+        def R(d): return N / 2 * float(np.sum((d - d0) ** 2))
+        def grad(d): return N * (d - d0)
+        sigma = 1.0
+    elif member == "entropy":
+        def R(d): return float(np.sum(d * np.log(d / d0)))
+        def grad(d): return 1.0 + np.log(d / d0)
+        sigma = 1.0
+    else:
+        c0 = np.cbrt(d0)
+
+        def R(d): return float(np.sum(0.75 * d ** (4 / 3) - c0 * d + c0 ** 4 / 4))
+        def grad(d): return np.cbrt(d) - c0
+        sigma = 1 / (3 * np.cbrt(N))
+    starts = [d0, np.full(N, 1.0 / N)] + [rng.dirichlet(np.ones(N)) for _ in range(4)]
+    found, where, pairs = curvature_search(R, grad, N, nu, np.full(N, 1 / nu), d0, starts, rng,
+                                           budget=2.0)
+    assert pairs > 0
+    assert sigma * (1 - 1e-6) <= found <= 1.005 * sigma, (found, where)
