@@ -4,11 +4,16 @@ For every registered formulation (``dualboost.registry.available_formulations()`
 given by ``--formulation NAME|PATH`` (repeatable), and every instance of ``--instances``
 (:mod:`.instances`; ``quick`` is a fast preset), it
 
+* checks once what the formulation declares about itself (:mod:`.declared`, block
+  ``declared | schema and capabilities``): P1 its parameter schema (defaults in range, values in
+  use, pinned values) and P2 its capabilities (fast-path lists, cones, strict convexity on a tie);
 * solves the formulation's primal and dual models **independently** on each duality case and
   checks the catalogue rows of docs/theory.md: D1 weak duality, D2 strong duality, D3/D4 the numpy
   objectives against the models' expressions, K1 KKT recovery, K2 complementary slackness, C1-C5
   closed forms and best responses, F1 numpy fast paths of R, R*, grad R*, R1-R3 the declared
-  range bound, modulus and any eta/bound the class states (the regularized family's R-checks);
+  range bound, modulus (minimized, :mod:`.modulus`) and any eta/bound the class states (the
+  regularized family's R-checks), and on the weighted cases of a formulation that declares
+  ``sample_weight`` W1 (the problem of the repeated rows, :mod:`.weights`);
 * runs the formulation's default algorithm on each run case and checks A1 (converged), A2 (KKT
   residual at every iteration), the algorithm's own claims (``Algorithm.claims``: T2, T4, E11
   for the regularized family, L1, L5, L6 for LPBoost, S1-S7 for SoftBoost) and G1 (the output's
@@ -43,7 +48,8 @@ JSON (``--json FILE``), stable schema::
       "dualboost_version": "0.1.0",
       "tol": 1e-06, "seconds": 12.3, "instances_spec": "quick",
       "cases": [                    # one per (instance, case, formulation)
-        {"instance": "quick", "case": "nu=3.5, d0 non-uniform, caps bind", "kind": "duality",
+        {"instance": "quick", "case": "nu=1, d0 non-uniform",
+         "kind": "duality" | "run" | "declared",
          "formulation": "erlpboost", "N": 12, "t": 7, "nu": 3.5, "eps": 0.1, "eta": 24.5,
          "d0_uniform": false, "seed": 0, "caps_bind": true, "algorithm": null,
          "status": "ok" | "n/a" | "error", "reason": ""}
@@ -57,8 +63,12 @@ JSON (``--json FILE``), stable schema::
       "counts": {"pass": 120, "FAIL": 0, "n/a": 14}
     }
 
-Row ids are the catalogue's (D1-D4, K1-K3, M1, C1-C5, F1, R1-R3, A1-A2, G1, and the algorithms'
-T2, T4, E11, L1, L5, L6, S1-S7); three more ids are not formulation checks: ``solver`` (no solver
+A formulation that passes no formulation row on any instance (every case n/a, e.g. a default
+outside its range) gets a FAIL row ``coverage`` saying why: nothing checked is not passed.
+
+Row ids are the catalogue's (P1-P2, D1-D4, K1-K3, M1, C1-C5, F1, R1-R3, W1, A1-A2, G1, and the
+algorithms' T2, T4, E11, L1, L5, L6, S1-S7); four more ids are not formulation checks: ``coverage``
+(above), ``solver`` (no solver
 produced any solution: a FAIL that blames the solvers), ``setup`` (the formulation cannot be built
 for the case, e.g. nu = N for the binary entropy: n/a with the reason; or building it raised: FAIL)
 and ``claims`` (an algorithm's claims method raised). ``value`` and ``tolerance`` are null when not
