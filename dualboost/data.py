@@ -31,9 +31,12 @@ message. Nothing here ever touches the network.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import math
 import os
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,11 +47,15 @@ from dualboost.errors import DualBoostInputError
 
 __all__ = [
     "BUILTINS",
+    "CsvData",
     "Dataset",
     "encode_labels",
     "load_dataset",
     "lpboost_worst_case",
+    "read_csv",
+    "read_libsvm",
     "shared_data_dir",
+    "shown",
     "validate_features",
 ]
 
@@ -72,6 +79,11 @@ class Dataset:
             ``classes[1]`` as ``+1``.
         hypotheses: optional ``N x J`` matrix of hypothesis predictions (column ``j`` is
             ``h_j(x_n)`` for ``n = 1..N``), for instances given as columns rather than features.
+        index_base: for a LIBSVM file, the feature numbering it was read with (0: ``0:`` is
+            column 0; 1: ``1:`` is column 0); None for other data.
+        named_columns: whether ``feature_names`` are the columns of a CSV header (new CSV
+            files are then matched by name).
+        label_name: the label column of a CSV file (None for other data).
     """
 
     X: np.ndarray | sp.csr_matrix
@@ -80,6 +92,9 @@ class Dataset:
     feature_names: list[str]
     classes: np.ndarray
     hypotheses: np.ndarray | None = None
+    index_base: int | None = None
+    named_columns: bool = False
+    label_name: str | None = None
 
     def __post_init__(self) -> None:
         n = self.X.shape[0]
@@ -334,20 +349,24 @@ def shared_data_dir() -> Path | None:
     return p if p.is_dir() else None
 
 
-def load_dataset(spec: str, label: str | None = None, n_features: int | None = None) -> Dataset:
+def load_dataset(spec: str, label: str | None = None, n_features: int | None = None,
+                 index_base: int | None = None) -> Dataset:
     """Load a data set from a built-in name or a file; see the module docstring for formats.
 
     Args:
         spec: ``"breast_cancer"``, ``"worst_case:N"``, a ``.csv`` path or a LIBSVM path.
         label: name of the label column of a CSV file (default: the last column). Only valid
             for CSV files.
-        n_features: the number of features of a LIBSVM file (passed to
-            :func:`sklearn.datasets.load_svmlight_file`): narrower files are padded with zero
-            columns, a file with a larger feature index is an error. Only valid for LIBSVM
+        n_features: the number of features of a LIBSVM file: narrower files are padded with
+            zero columns, a file with a larger feature index is an error. Only valid for LIBSVM
             files; default: the largest index in the file.
+        index_base: the feature numbering of a LIBSVM file, 0 or 1 (default: 0 when the file
+            has an index 0, else 1); recorded as ``Dataset.index_base``.
 
     Raises:
-        DualBoostInputError: unknown spec, missing file, unreadable/invalid data.
+        DualBoostInputError: unknown spec, missing file, unreadable/invalid data (a binary
+            file is refused from its first megabyte; no message quotes more than a short
+            excerpt of the file).
     """
     if not isinstance(spec, (str, os.PathLike)):
         raise DualBoostInputError(f"data set spec must be a string or path, got {spec!r}")
@@ -360,16 +379,15 @@ def load_dataset(spec: str, label: str | None = None, n_features: int | None = N
             raise DualBoostInputError(
                 f"n_features must be a positive integer, got {n_features!r}")
         n_features = int(n_features)
+    if index_base not in (None, 0, 1):
+        raise DualBoostInputError(f"index_base must be 0 or 1, got {index_base!r}")
     if stripped == "breast_cancer" or is_worst_case:
-        if n_features is not None:
-            raise DualBoostInputError(
-                f"n_features={n_features} applies only to LIBSVM files, not to built-in "
-                f"{stripped!r}"
-            )
-        if label is not None:
-            raise DualBoostInputError(
-                f"label={label!r} applies only to CSV files, not to built-in {stripped!r}"
-            )
+        for name, value, kind in (("n_features", n_features, "LIBSVM"),
+                                  ("index_base", index_base, "LIBSVM"),
+                                  ("label", label, "CSV")):
+            if value is not None:
+                raise DualBoostInputError(f"{name}={value!r} applies only to {kind} files, not "
+                                          f"to built-in {stripped!r}")
         if stripped == "breast_cancer":
             return _load_breast_cancer()
         return _worst_case_dataset(stripped)
@@ -377,23 +395,27 @@ def load_dataset(spec: str, label: str | None = None, n_features: int | None = N
     path = Path(text).expanduser()
     if not path.exists():
         raise DualBoostInputError(
-            f"no such data file or built-in data set: {text!r}; built-ins: {BUILTINS}"
+            f"no such data file or built-in data set: {shown(text)}; built-ins: {BUILTINS}"
         )
     if not path.is_file():
-        raise DualBoostInputError(f"data path is not a regular file: {text!r}")
+        raise DualBoostInputError(f"data path is not a regular file: {shown(text)}")
     if path.suffix.lower() == ".csv":
-        if n_features is not None:
-            raise DualBoostInputError(
-                f"n_features={n_features} applies only to LIBSVM files; {text!r} is read as CSV "
-                f"(its columns fix the number of features)"
-            )
+        for name, value in (("n_features", n_features), ("index_base", index_base)):
+            if value is not None:
+                raise DualBoostInputError(
+                    f"{name}={value} applies only to LIBSVM files; {shown(text)} is read as CSV "
+                    f"(its columns fix the number of features)")
         return _load_csv(path, label)
     if label is not None:
         raise DualBoostInputError(
-            f"label={label!r} applies only to CSV files; {text!r} is read as LIBSVM "
+            f"label={label!r} applies only to CSV files; {shown(text)} is read as LIBSVM "
             f"(its label is the first field of each line)"
         )
-    return _load_libsvm(path, n_features)
+    X, y_raw, base = read_libsvm(path, n_features=n_features, index_base=index_base)
+    y, classes = encode_labels(y_raw)
+    return Dataset(X=X, y=y, name=path.name,
+                   feature_names=[f"feature_{j}" for j in range(X.shape[1])],
+                   classes=classes, index_base=base)
 
 
 def _load_breast_cancer() -> Dataset:
@@ -411,6 +433,71 @@ def _load_breast_cancer() -> Dataset:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# Text files: refused early when binary, read with bounded memory, quoted briefly
+# --------------------------------------------------------------------------------------------
+
+#: the first bytes of a data file checked before any parsing (binary, not UTF-8)
+SNIFF_BYTES = 1 << 20
+#: the rest is scanned in chunks of this size (memory stays bounded by it)
+CHUNK_BYTES = 8 << 20
+#: CSV rows converted to floats at once
+BLOCK_ROWS = 8192
+#: the most characters of a file's content (or of a path) that a message quotes
+ECHO_CHARS = 60
+
+# bytes that do not occur in text: C0 controls other than tab, newlines, vertical tab, form
+# feed and carriage return (UTF-8 never produces them inside a multi-byte character)
+_NOT_TEXT = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x20))
+_TEXT = bytes(b for b in range(256) if b not in _NOT_TEXT)
+
+
+def shown(text: object, limit: int = ECHO_CHARS) -> str:
+    """``repr(text)`` cut to ``limit`` characters: a message never quotes a whole line of a
+    file (a "line" of a binary file can be gigabytes long)."""
+    value = repr(text if isinstance(text, str) else str(text))
+    return value if len(value) <= limit else value[:limit - 4] + "...'"
+
+
+def _first_binary(chunk: bytes) -> int:
+    """Offset of the first non-text byte of ``chunk``, or -1."""
+    if not chunk.translate(None, _TEXT):  # deletes every text byte, in C
+        return -1
+    return min(i for i in (chunk.find(bytes([b])) for b in _NOT_TEXT) if i >= 0)
+
+
+def check_text_file(path: Path, kind: str) -> None:
+    """Refuse a file that is not UTF-8 text (a binary file given as data), reading it in
+    chunks: the first megabyte decides for the usual cases (a file of NUL bytes fails at once),
+    the rest is scanned with bounded memory before any parser sees it."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    try:
+        with open(path, "rb") as fh:
+            chunk = fh.read(SNIFF_BYTES)
+            while chunk:
+                at = _first_binary(chunk)
+                if at >= 0:
+                    raise DualBoostInputError(
+                        f"{kind} file {shown(str(path))} is not a text file: byte "
+                        f"0x{chunk[at]:02x} at offset {offset + at} (a binary file? {kind} "
+                        "data is UTF-8 text)")
+                try:
+                    decoder.decode(chunk, final=False)
+                except UnicodeDecodeError as exc:
+                    raise DualBoostInputError(
+                        f"{kind} file {shown(str(path))} is not UTF-8 text: invalid byte at "
+                        f"offset {offset + exc.start}") from None
+                offset += len(chunk)
+                chunk = fh.read(CHUNK_BYTES)
+    except OSError as exc:
+        raise DualBoostInputError(f"cannot read {kind} file {shown(str(path))}: "
+                                  f"{exc.strerror or exc}") from None
+
+
+# -- CSV ---------------------------------------------------------------------------------------
+
+
 def _parse_float(cell: str) -> float | None:
     """``float(cell)`` or ``None`` if the cell is not a number (empty cells are not numbers)."""
     try:
@@ -423,140 +510,234 @@ def _is_number(cell: str) -> bool:
     return _parse_float(cell) is not None
 
 
-def read_csv_table(path: Path) -> tuple[list[str], list[list[str]], list[int]]:
-    """The column names, the data rows (stripped cells) and their file line numbers of a CSV
-    file, with its header detected (the rule below); every row has the header's width."""
+@dataclass
+class CsvData:
+    """A CSV file read by :func:`read_csv`: the chosen feature columns as floats, the label
+    column's original values (numbers as floats, else strings) and the column names."""
+
+    names: list[str]
+    has_header: bool
+    features: list[int]
+    label: int | None
+    X: np.ndarray
+    labels: np.ndarray | None
+
+
+def _rows(reader: Iterator[list[str]], get_line: Callable[[], int]
+          ) -> Iterator[tuple[int, list[str]]]:
+    for row in reader:
+        cells = [c.strip() for c in row]
+        if any(cells):
+            yield get_line(), cells
+
+
+def read_csv(path: Path, choose: Callable[[list[str], bool], tuple[list[int], int | None]]
+             ) -> CsvData:
+    """Read a CSV file with its header detected (the rule below); ``choose(names,
+    has_header)`` returns the feature column indices and the label column (or None).
+
+    Memory stays a small multiple of the file: rows are converted to floats in blocks of
+    :data:`BLOCK_ROWS` (8 bytes per feature cell, one small code per label), never kept as
+    Python strings. Binary or non-UTF-8 content is refused first (:func:`check_text_file`).
+    """
+    name = shown(str(path))
+    check_text_file(path, "CSV")
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.reader(fh)
-            rows, lines = [], []  # non-blank rows and their (1-based, last) file line numbers
-            for row in reader:
-                cells = [c.strip() for c in row]
-                if any(cells):
-                    rows.append(cells)
-                    lines.append(reader.line_num)
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DualBoostInputError(f"cannot read CSV file {str(path)!r}: {exc}") from None
-    if not rows:
-        raise DualBoostInputError(f"CSV file {str(path)!r} is empty: no rows")
+            rows = _rows(reader, lambda: reader.line_num)
+            first = next(rows, None)
+            if first is None:
+                raise DualBoostInputError(f"CSV file {name} is empty: no rows")
+            second = next(rows, None)
+            has_header = _is_header(first[1], None if second is None else second[1])
+            if has_header:
+                names = [c if c else f"column_{j + 1}" for j, c in enumerate(first[1])]
+                pending = [] if second is None else [second]
+            else:
+                names = [f"column_{j + 1}" for j in range(len(first[1]))]
+                pending = [first] + ([] if second is None else [second])
+            if not pending:
+                raise DualBoostInputError(f"CSV file {name} has a header but no data rows")
+            features, label = choose(names, has_header)
+            blocks: list[np.ndarray] = []
+            codes: list[int] = []
+            values: dict[str, int] = {}
+            block = pending
+            for item in rows:
+                block.append(item)
+                if len(block) >= BLOCK_ROWS:
+                    blocks.append(_block(block, names, features, label, codes, values, name))
+                    block = []
+            if block:
+                blocks.append(_block(block, names, features, label, codes, values, name))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise DualBoostInputError(f"cannot read CSV file {name}: "
+                                  f"{shown(str(exc), 120)[1:-1]}") from None
+    except OSError as exc:
+        raise DualBoostInputError(f"cannot read CSV file {name}: {exc.strerror or exc}") \
+            from None
+    X = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    labels = None
+    if label is not None:
+        uniques = list(values)
+        numbers = [_parse_float(v) for v in uniques]
+        table = (np.array(numbers, dtype=float) if all(v is not None for v in numbers)
+                 else np.array(uniques, dtype=str))
+        labels = table[np.asarray(codes, dtype=np.intp)]
+    return CsvData(names, has_header, list(features), label, X, labels)
 
-    # Header detection: the first row is a header if it has a non-numeric cell and either it is
-    # the only row, all its cells are non-numeric, or some column is non-numeric in the first row
-    # but numeric in the second (a string label column alone does not make a header).
-    first = rows[0]
+
+def _is_header(first: list[str], second: list[str] | None) -> bool:
+    """The first row is a header if it has a non-numeric cell and either it is the only row,
+    all its cells are non-numeric, or some column is non-numeric in the first row but numeric
+    in the second (a string label column alone does not make a header)."""
     first_num = [_is_number(c) for c in first]
-    has_header = False
-    if not all(first_num):
-        if len(rows) == 1 or not any(first_num):
-            has_header = True
-        else:
-            second = rows[1]
-            has_header = any(
-                not first_num[j] and j < len(second) and _is_number(second[j])
-                for j in range(len(first))
-            )
-    if has_header:
-        names = [c if c else f"column_{j + 1}" for j, c in enumerate(first)]
-        data, lines = rows[1:], lines[1:]
-    else:
-        names = [f"column_{j + 1}" for j in range(len(first))]
-        data = rows
+    if all(first_num):
+        return False
+    if second is None or not any(first_num):
+        return True
+    return any(not first_num[j] and j < len(second) and _is_number(second[j])
+               for j in range(len(first)))
+
+
+def _block(block: list[tuple[int, list[str]]], names: list[str], features: list[int],
+           label: int | None, codes: list[int], values: dict[str, int], name: str
+           ) -> np.ndarray:
+    """The feature cells of ``block`` as floats; the label cells appended to ``codes``."""
     n_cols = len(names)
-    if not data:
-        raise DualBoostInputError(f"CSV file {str(path)!r} has a header but no data rows")
-    for i, r in enumerate(data):
-        if len(r) != n_cols:
+    for line, cells in block:
+        if len(cells) != n_cols:
             raise DualBoostInputError(
-                f"CSV file {str(path)!r}: line {lines[i]} has {len(r)} fields, expected {n_cols}"
-            )
-    return names, data, lines
+                f"CSV file {name}: line {line} has {len(cells)} fields, expected {n_cols}")
+    cells = [[r[j] for j in features] for _, r in block]
+    try:
+        X = np.array(cells, dtype=float).reshape(len(block), len(features))
+    except ValueError:
+        for k, j in enumerate(features):  # only on failure: find the first bad cell
+            for i, (line, r) in enumerate(block):
+                if _parse_float(cells[i][k]) is None:
+                    raise DualBoostInputError(
+                        f"CSV file {name}: feature column {shown(names[j])} is not numeric "
+                        f"(line {line} has {shown(r[j])})") from None
+        raise
+    if label is not None:
+        for line, r in block:
+            cell = r[label]
+            if cell == "":
+                raise DualBoostInputError(f"CSV file {name}: label column {shown(names[label])} "
+                                          f"is empty on line {line}")
+            codes.append(values.setdefault(cell, len(values)))
+    return X
 
 
 def _load_csv(path: Path, label: str | None) -> Dataset:
-    names, data, lines = read_csv_table(path)
-    n_cols = len(names)
-    if n_cols < 2:
-        raise DualBoostInputError(
-            f"CSV file {str(path)!r} has {n_cols} column; need at least one feature column "
-            f"and a label column"
-        )
+    name = shown(str(path))
 
-    if label is None:
-        j_label = n_cols - 1
-    else:
-        matches = [j for j, nm in enumerate(names) if nm == label]
-        if not matches:
+    def choose(names: list[str], has_header: bool) -> tuple[list[int], int]:
+        n_cols = len(names)
+        if n_cols < 2:
             raise DualBoostInputError(
-                f"label column {label!r} not found in {str(path)!r}; available columns: "
-                + ", ".join(names)
-            )
-        if len(matches) > 1:
-            raise DualBoostInputError(
-                f"label column {label!r} occurs {len(matches)} times in {str(path)!r}"
-            )
-        j_label = matches[0]
-
-    feature_idx = [j for j in range(n_cols) if j != j_label]
-    X = np.empty((len(data), len(feature_idx)))
-    for k, j in enumerate(feature_idx):
-        for i, r in enumerate(data):
-            v = _parse_float(r[j])
-            if v is None:
+                f"CSV file {name} has {n_cols} column; need at least one feature column "
+                f"and a label column")
+        if label is None:
+            j_label = n_cols - 1
+        else:
+            matches = [j for j, nm in enumerate(names) if nm == label]
+            if not matches:
                 raise DualBoostInputError(
-                    f"CSV file {str(path)!r}: feature column {names[j]!r} is not numeric "
-                    f"(line {lines[i]} has {r[j]!r})"
-                )
-            X[i, k] = v
-    X = validate_features(X)
+                    f"label column {shown(label)} not found in {name}; available columns: "
+                    + shown(", ".join(names), 400)[1:-1])
+            if len(matches) > 1:
+                raise DualBoostInputError(
+                    f"label column {shown(label)} occurs {len(matches)} times in {name}")
+            j_label = matches[0]
+        return [j for j in range(n_cols) if j != j_label], j_label
 
-    raw_labels = [r[j_label] for r in data]
-    for i, c in enumerate(raw_labels):
-        if c == "":
-            raise DualBoostInputError(
-                f"CSV file {str(path)!r}: label column {names[j_label]!r} is empty on line "
-                f"{lines[i]}"
-            )
-    numeric = [_parse_float(c) for c in raw_labels]
-    labels = (
-        np.array(numeric, dtype=float)
-        if all(v is not None for v in numeric)
-        else np.array(raw_labels, dtype=str)
-    )
-    y, classes = encode_labels(labels)
+    table = read_csv(path, choose)
+    X = validate_features(table.X)
+    y, classes = encode_labels(table.labels)
     return Dataset(
         X=X,
         y=y,
         name=path.name,
-        feature_names=[names[j] for j in feature_idx],
+        feature_names=[table.names[j] for j in table.features],
         classes=classes,
+        named_columns=table.has_header,
+        label_name=table.names[table.label],
     )
 
 
-def _load_libsvm(path: Path, n_features: int | None = None) -> Dataset:
+# -- LIBSVM ------------------------------------------------------------------------------------
+
+# one data line: a label, then index:value pairs (qid:... allowed), then an optional comment
+_LIBSVM_LINE = re.compile(r"^\s*[^\s:#]+(\s+[^\s:#]+:[^\s:#]+)*\s*(#.*)?$")
+
+
+def _check_libsvm_start(path: Path, name: str) -> None:
+    """The first data line must look like LIBSVM (a CSV file without .csv, a text file of
+    other content), checked on at most the first megabyte."""
+    with open(path, "rb") as fh:
+        head = fh.read(SNIFF_BYTES)
+    lines = head.split(b"\n")
+    if len(head) == SNIFF_BYTES:
+        lines = lines[:-1]  # the last one may be cut: judge only complete lines
+    for number, raw in enumerate(lines, start=1):
+        line = raw.decode("utf-8", errors="replace").strip()
+        if not line or line.startswith("#"):
+            continue
+        if not _LIBSVM_LINE.match(line):
+            raise DualBoostInputError(
+                f"cannot parse {name} as LIBSVM ('<label> <index>:<value> ...' per line; use "
+                f"a .csv extension for CSV): line {number} is {shown(line)}")
+        return
+
+
+def read_libsvm(path: Path, *, n_features: int | None = None, index_base: int | None = None
+                ) -> tuple[sp.csr_matrix, np.ndarray, int]:
+    """A LIBSVM file as (X CSR float64, raw labels, index base).
+
+    ``index_base`` is the feature numbering: with 1 the entry ``j:v`` is column ``j - 1``, with
+    0 it is column ``j``; None decides from this file (0 when it has an index 0, else 1), as
+    the training data of a model does; a model then reads every later file with its base. An
+    index 0 under base 1, or a column at or beyond ``n_features``, is an error naming it.
+    """
     from sklearn.datasets import load_svmlight_file
 
+    name = shown(str(path))
+    check_text_file(path, "LIBSVM")
+    _check_libsvm_start(path, name)
     try:
-        Xs, y_raw = load_svmlight_file(str(path), n_features=n_features)
+        raw, y_raw = load_svmlight_file(str(path), zero_based=True)  # indices as written
     except (ValueError, UnicodeDecodeError, OSError) as exc:
-        msg = " ".join(str(exc).split()) or type(exc).__name__
-        if n_features is not None and "n_features" in msg:
-            # sklearn: "n_features was set to K, but input file contains M features"
-            raise DualBoostInputError(
-                f"LIBSVM file {str(path)!r} has a feature index above n_features={n_features} "
-                f"({msg}); n_features must be at least the file's largest feature index"
-            ) from None
         raise DualBoostInputError(
-            f"cannot parse {str(path)!r} as LIBSVM ('<label> <index>:<value> ...' per line; "
-            f"use a .csv extension for CSV): {msg}"
+            f"cannot parse {name} as LIBSVM ('<label> <index>:<value> ...' per line; use a "
+            f".csv extension for CSV): {shown(' '.join(str(exc).split()), 120)[1:-1]}"
         ) from None
-    if Xs.shape[0] == 0:
-        raise DualBoostInputError(f"LIBSVM file {str(path)!r} is empty: no rows")
-    X = validate_features(Xs)  # stays sparse (CSR float64)
-    y, classes = encode_labels(y_raw)
-    return Dataset(
-        X=X,
-        y=y,
-        name=path.name,
-        feature_names=[f"feature_{j}" for j in range(X.shape[1])],
-        classes=classes,
-    )
+    if raw.shape[0] == 0:
+        raise DualBoostInputError(f"LIBSVM file {name} is empty: no rows")
+    raw = sp.csr_matrix(raw)
+    has_zero = raw.nnz > 0 and int(raw.indices.min()) == 0
+    if index_base is None:
+        index_base = 0 if has_zero else 1
+    if index_base == 1 and has_zero:
+        row = int(np.searchsorted(raw.indptr, int(np.flatnonzero(raw.indices == 0)[0]),
+                                  side="right")) - 1
+        raise DualBoostInputError(
+            f"LIBSVM file {name} has feature index 0 (data row {row + 1}) but its features are "
+            "numbered from 1 (the training data's numbering, recorded in the model as "
+            "libsvm_index_base; --index-base)")
+    width = max(0, raw.shape[1] - index_base)
+    if index_base == 1:
+        raw = sp.csr_matrix(raw[:, 1:])
+    if n_features is not None:
+        if width > n_features:
+            top = width - 1 + index_base
+            raise DualBoostInputError(
+                f"LIBSVM file {name} has feature index {top} (features numbered from "
+                f"{index_base}), above n_features={n_features}, the training data's width "
+                f"(its last index is {n_features - 1 + index_base})")
+        raw = sp.csr_matrix((raw.data, raw.indices, raw.indptr),
+                            shape=(raw.shape[0], n_features))
+    X = validate_features(raw)  # stays sparse (CSR float64)
+    return X, y_raw, index_base

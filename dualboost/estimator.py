@@ -34,11 +34,18 @@ from .algorithms import algorithm_class
 from .api import resolve_nu, run
 from .data import encode_labels
 from .errors import DualBoostInputError
-from .model_io import is_tie, labels_for_scores, load_model, majority_class, model_document
+from .model_io import (
+    is_tie,
+    labels_for_scores,
+    load_model,
+    majority_class,
+    model_document,
+    to_jsonable,
+)
 from .oracles.base import combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
-from .params import sample_weight_unsupported
+from .params import DEFAULT_NU_FRAC, sample_weight_unsupported
 from .registry import load_formulation
 from .result import BoostResult
 
@@ -87,7 +94,7 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
 ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw")
 
 #: defaults of the two shortcuts that always hold a value (see the class docstring)
-DEFAULT_NU_FRAC, DEFAULT_EPS = 0.1, 0.01
+DEFAULT_EPS = 0.01
 
 #: declared parameters that have their own estimator argument (so ``params`` may not set them)
 OWN_ARGUMENTS = {"nu": "nu_frac", "eps": "eps", "eta": "eta", "stopping": "stopping"}
@@ -384,6 +391,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             oracle=self.oracle, max_iter=self.max_iter, solver=self.solver,
         )
         self.result_: BoostResult = result
+        self._train_y = y_pm  # the run's encoded labels: to_json's train_error (model_io)
         self.nu_ = result.parameters.get("nu")
         if weights is not None and self.nu_ is not None:  # counted in total weight (see fit)
             self.nu_ = float(self.nu_) * float(weights.sum()) / N
@@ -549,11 +557,10 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         }}
         if self.result_ is not None:
             doc = model_document(self.result_, self.classes_, tie_class=self.tie_class_,
+                                 y=getattr(self, "_train_y", None),
                                  n_features=self.n_features_in_, data="(DualBoostClassifier)",
                                  extra=extra)
         else:  # loaded by from_json: write the document it came from, with this estimator's key
-            from .cli import to_jsonable
-
             doc = to_jsonable({**self.document_, **extra})
         Path(path).write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n",
                               encoding="utf-8")

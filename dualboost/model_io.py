@@ -16,8 +16,10 @@ weights, e.g. a cancelling pair ``0.5 h - 0.5 h`` whose LP weights carry the sol
 tolerance) to ``tie_class``, the training set's majority class (``classes[0]`` on an even split,
 and for documents written before ``tie_class`` existed).
 
-:func:`model_document` builds the document through the CLI's own builder
-(:func:`dualboost.cli.result_to_json`), so there is one schema, not two.
+:func:`result_to_json` is the JSON of a run (the CLI and the estimator write it through
+:func:`model_document`, so there is one schema, not two), and :func:`train_error` its training
+error, counted with the prediction rule above: a score of 0 is not a mistake when the example is of
+the tie class.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ from .oracles.base import Hypothesis, combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 
-__all__ = ["SavedModel", "encode_against", "load_model", "load_prediction_data", "majority_class",
-           "model_document"]
+__all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
+           "load_prediction_data", "majority_class", "model_document", "result_to_json",
+           "to_jsonable", "train_error"]
 
 #: the hypothesis types a saved model can rebuild (``describe()["type"]``)
 PREDICTING_TYPES = ("stump", "raw")
@@ -97,6 +100,12 @@ class SavedModel:
     n_features: int | None = None
     formulation: str | None = None
     parameters: dict = field(default_factory=dict)
+    #: the training CSV header's feature columns (new CSV files are matched by name), or None
+    feature_names: list[str] | None = None
+    #: the training CSV's label column
+    label_column: str | None = None
+    #: the training LIBSVM file's feature numbering (0 or 1), or None
+    index_base: int | None = None
 
     def _check_X(self, X: Any) -> Any:
         if sp.issparse(X):
@@ -255,10 +264,23 @@ def load_model(source: str | os.PathLike | dict) -> SavedModel:
     if not isinstance(parameters, dict):
         raise DualBoostInputError(f"{name}: 'parameters' must be an object")
     formulation = doc.get("formulation")
+    names = doc.get("feature_names")
+    if names is not None and (not isinstance(names, list)
+                              or not all(isinstance(n, str) for n in names)
+                              or (n_features is not None and len(names) != n_features)):
+        raise DualBoostInputError(f"{name}: 'feature_names' must be null or n_features strings")
+    label_column = doc.get("label_column")
+    if label_column is not None and not isinstance(label_column, str):
+        raise DualBoostInputError(f"{name}: 'label_column' must be null or a string")
+    base = doc.get("libsvm_index_base")
+    if base is not None and (isinstance(base, bool) or base not in (0, 1)):
+        raise DualBoostInputError(f"{name}: 'libsvm_index_base' must be null, 0 or 1, got "
+                                  f"{base!r}")
     return SavedModel(hypotheses=hypotheses, weights=weights, classes=list(classes),
                       tie_class=tie_class, n_features=n_features,
                       formulation=formulation if isinstance(formulation, str) else None,
-                      parameters=dict(parameters))
+                      parameters=dict(parameters), feature_names=names,
+                      label_column=label_column, index_base=base)
 
 
 # -------------------------------------------------------------------------------------------
@@ -266,27 +288,132 @@ def load_model(source: str | os.PathLike | dict) -> SavedModel:
 # -------------------------------------------------------------------------------------------
 
 
+def to_jsonable(obj: Any) -> Any:
+    """``obj`` as plain JSON values: numpy scalars/arrays to Python, NaN and +-inf to None.
+
+    Unknown objects become their ``repr`` so that writing the report never fails.
+    """
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, bool):
+        return obj
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, float):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, np.ndarray):  # a 0-d array (a scalar dual variable) too
+        return to_jsonable(obj.tolist())
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    return repr(obj)
+
+
+def train_error(result: Any, y: Any, tie_sign: float | None = None) -> float:
+    """Fraction of the N training examples that the returned combination misclassifies, by the
+    prediction rule of :func:`labels_for_scores` (the one ``predict`` applies).
+
+    ``y`` are the encoded training labels (-1/+1) of the run, ``tie_sign`` the encoded tie class
+    (default: the majority of ``y``, :func:`majority_class`). The scores come from the stored
+    columns, ``f(x_n) = y_n (U w)_n`` since ``u_n^q = y_n h^q(x_n)``, so no prediction on X is
+    needed; a score within :data:`TIE_TOLERANCE` of 0 is a mistake only when ``y_n`` is not the
+    tie class (with no hypotheses every score is 0: the minority fraction).
+    """
+    y = np.asarray(y, dtype=float).reshape(-1)
+    if tie_sign is None:
+        tie_sign = majority_class(y, [-1.0, 1.0])
+    weights = np.asarray(result.weights, dtype=float)
+    columns = np.asarray(result.columns, dtype=float)
+    margins = columns @ weights if weights.size else np.zeros(y.size)
+    if margins.shape != y.shape:
+        raise DualBoostInputError(f"train_error: {y.size} labels for a run on "
+                                  f"{margins.size} examples")
+    predicted = labels_for_scores(y * margins, [-1.0, 1.0], float(tie_sign))
+    return float(np.mean(predicted != y))
+
+
+def _describe(h: Any) -> Any:
+    describe = getattr(h, "describe", None)
+    if callable(describe):
+        return describe()
+    return repr(h)
+
+
+def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | None = None,
+                   extra: dict | None = None) -> dict:
+    """The JSON document of a run (plain Python values, no NaN); see ``docs/json_schema.md``.
+
+    ``train_error`` (:func:`train_error`) needs the encoded training labels ``y``; without them
+    it is null.
+    """
+    from . import __version__
+
+    params = result.parameters
+    doc = {
+        "dualboost_version": __version__,
+        "data": data,
+        "formulation": result.formulation,
+        "algorithm": result.algorithm,
+        "N": params.get("N"),
+        # the three parameters most formulations share, also under "parameters"; null when the
+        # formulation does not declare them (eta: not regularized)
+        "nu": params.get("nu"),
+        "eps": params.get("eps"),
+        "eta": params.get("eta"),
+        "parameters": {k: v for k, v in params.items() if k not in ("formulation", "N")},
+        "algorithm_parameters": dict(getattr(result, "algorithm_parameters", {}) or {}),
+        "stopping": result.stopping,
+        "status": result.status,
+        "success": result.success,
+        "message": result.message,
+        "iterations": result.iterations,
+        "primal_objective": result.primal_objective,
+        "dual_objective": result.dual_objective,
+        "duality_gap": result.duality_gap,
+        "soft_margin": result.soft_margin,
+        "lp_value": result.lp_value,
+        "train_error": None if y is None else train_error(result, y, tie_sign),
+        "solver": result.solver,
+        "master_paths": result.master_paths,
+        "seconds": result.seconds,
+        "master_seconds": result.master_seconds,
+        "kkt_seconds": result.kkt_seconds,
+        "oracle_seconds": result.oracle_seconds,
+        "warnings": list(result.warnings),
+        "weights": result.weights,
+        "hypotheses": [_describe(h) for h in result.hypotheses],
+        "history": [record.to_dict() for record in result.history],
+    }
+    if extra:
+        doc.update(extra)
+    return to_jsonable(doc)
+
+
 def model_document(result: Any, classes: Any, *, y: Any = None, tie_class: Any = None,
                    n_features: int | None = None, data: str = "(python)",
                    extra: dict | None = None) -> dict:
     """The JSON document of a run (``docs/json_schema.md``), complete as a model.
 
-    Built by :func:`dualboost.cli.result_to_json` (one schema for the CLI and the estimator)
-    with the model keys added: ``classes`` (``classes[0]`` encoded -1), ``tie_class`` (given, or
-    the majority class of the encoded training labels ``y``, see :func:`majority_class`) and
-    ``n_features``. ``extra`` adds or overrides other top-level keys.
+    Built by :func:`result_to_json` (one schema for the CLI and the estimator) with the model
+    keys added: ``classes`` (``classes[0]`` encoded -1), ``tie_class`` (given, or the majority
+    class of the encoded training labels ``y``, see :func:`majority_class`) and ``n_features``.
+    ``y`` (the run's encoded labels) also gives ``train_error``. ``extra`` adds or overrides
+    other top-level keys.
     """
-    from .cli import result_to_json
-
     classes = [_py(c) for c in np.asarray(classes).tolist()]
     if len(classes) != 2:
         raise DualBoostInputError(f"a model has exactly 2 classes, got {classes!r}")
     if tie_class is None:
         tie_class = majority_class(y, classes) if y is not None else classes[0]
-    keys = {"classes": classes, "tie_class": _py(tie_class),
+    tie_class = _py(tie_class)
+    keys = {"classes": classes, "tie_class": tie_class,
             "n_features": None if n_features is None else int(n_features)}
     keys.update(extra or {})
-    return result_to_json(result, data=data, extra=keys)
+    tie_sign = 1.0 if tie_class == classes[1] else -1.0
+    return result_to_json(result, data=data, y=y, tie_sign=tie_sign, extra=keys)
 
 
 # -------------------------------------------------------------------------------------------
@@ -296,105 +423,119 @@ def model_document(result: Any, classes: Any, *, y: Any = None, tie_class: Any =
 
 @dataclass
 class PredictionData:
-    """Features of new examples and their original labels (None when the file has none)."""
+    """Features of new examples, their original labels (None when the file has none) and the
+    lines to tell the user about how the file was read (columns ignored)."""
 
     X: Any
     labels: np.ndarray | None
     name: str
+    notes: list[str] = field(default_factory=list)
 
 
-def _labels_array(cells: list[str]) -> np.ndarray:
-    from .data import _parse_float
+def _csv_columns(names: list[str], has_header: bool, *, text: str, n_features: int | None,
+                 label: str | None, feature_names: list[str] | None, label_column: str | None,
+                 notes: list[str]) -> tuple[list[int], int | None]:
+    """The feature columns (in the model's order) and the label column of a new CSV file."""
+    from .data import shown
 
-    values = [_parse_float(c) for c in cells]
-    if all(v is not None for v in values):
-        return np.array(values, dtype=float)
-    return np.array(cells, dtype=str)
+    n_cols = len(names)
+    j_label: int | None = None
+    if label is not None:
+        matches = [j for j, nm in enumerate(names) if nm == label]
+        if len(matches) != 1:
+            raise DualBoostInputError(
+                f"label column {shown(label)} {'not found' if not matches else 'is ambiguous'} "
+                f"in {shown(text)}; columns: {shown(', '.join(names), 300)[1:-1]}")
+        j_label = matches[0]
+    if feature_names is not None and has_header:
+        # by name: the model's training header says which column is which feature
+        if j_label is None and label_column is not None and names.count(label_column) == 1:
+            j_label = names.index(label_column)
+        missing = [f for f in feature_names if f not in names]
+        if missing:
+            raise DualBoostInputError(
+                f"CSV file {shown(text)} lacks the model's feature column"
+                f"{'s' if len(missing) > 1 else ''} {shown(', '.join(missing), 200)[1:-1]} "
+                "(columns are matched by name against the training data's header)")
+        doubled = [f for f in feature_names if names.count(f) > 1]
+        if doubled:
+            raise DualBoostInputError(f"CSV file {shown(text)} has column {shown(doubled[0])} "
+                                      "more than once")
+        features = [names.index(f) for f in feature_names]
+        if j_label in features:
+            raise DualBoostInputError(f"label column {shown(names[j_label])} is a feature of "
+                                      "the model")
+        ignored = [nm for j, nm in enumerate(names) if j not in features and j != j_label]
+        if ignored:
+            notes.append(f"ignored {len(ignored)} column{'s' if len(ignored) > 1 else ''} of "
+                         f"{Path(text).name} that the model does not use: "
+                         f"{shown(', '.join(ignored), 200)[1:-1]}")
+        return features, j_label
+    # by position: a file without a header, or a model without feature names
+    if j_label is None:
+        if n_features is None or n_cols == n_features + 1:
+            j_label = n_cols - 1
+        elif n_cols != n_features:
+            raise DualBoostInputError(
+                f"CSV file {shown(text)} has {n_cols} columns; the model needs {n_features} "
+                "feature columns (plus an optional label column, the last one or --label)")
+    features = [j for j in range(n_cols) if j != j_label]
+    if n_features is not None and len(features) != n_features:
+        raise DualBoostInputError(f"CSV file {shown(text)} has {len(features)} feature columns "
+                                  f"but the model was trained on {n_features}")
+    return features, j_label
 
 
 def load_prediction_data(spec: str, *, n_features: int | None, label: str | None = None,
-                         require_labels: bool = False) -> PredictionData:
+                         require_labels: bool = False, feature_names: list[str] | None = None,
+                         label_column: str | None = None,
+                         index_base: int | None = None) -> PredictionData:
     """New examples for a model with ``n_features`` features (same formats as ``--data``).
 
-    A CSV file has the model's feature columns and optionally one label column: the column
-    ``label`` names, else the last column when there are ``n_features + 1`` columns; with exactly
-    ``n_features`` columns it has no labels. A LIBSVM file is read ``n_features`` wide (the
-    training width) and always has labels; ``breast_cancer`` too. Labels are returned as the
-    file's original values (numbers as floats, else strings); they may hold one class only.
+    A CSV file with a header, for a model that records the training header's
+    ``feature_names``, is matched by name: each feature is read from the column of its name
+    (a missing one is an error naming it), the label from ``label`` or the training label
+    column ``label_column`` when present, and any other column (an id) is ignored and said so
+    in ``notes``. Otherwise the columns are positional: the model's ``n_features`` feature
+    columns and optionally one label column, the column ``label`` names, else the last one
+    when there are ``n_features + 1``. A LIBSVM file is read ``n_features`` wide with the
+    model's ``index_base`` (the training data's feature numbering) and always has labels;
+    ``breast_cancer`` too. Labels are returned as the file's original values (numbers as
+    floats, else strings); they may hold one class only.
     """
-    import os as _os
+    from .data import read_csv, read_libsvm, shown, validate_features
 
-    text = _os.fspath(spec)
+    text = os.fspath(spec)
     if text.strip() == "breast_cancer":
         if label is not None:
-            raise DualBoostInputError(f"--label {label!r} applies only to CSV files")
+            raise DualBoostInputError(f"--label {shown(label)} applies only to CSV files")
         from sklearn.datasets import load_breast_cancer
 
         bunch = load_breast_cancer()
         return PredictionData(np.asarray(bunch.data, dtype=float), np.asarray(bunch.target),
                               "breast_cancer")
     if text.strip().startswith("worst_case"):
-        raise DualBoostInputError(f"{text!r} is defined by its hypothesis matrix, not by "
+        raise DualBoostInputError(f"{shown(text)} is defined by its hypothesis matrix, not by "
                                   "features; a model cannot predict on it")
     path = Path(text).expanduser()
     if not path.is_file():
-        raise DualBoostInputError(f"no such data file: {text!r}")
+        raise DualBoostInputError(f"no such data file: {shown(text)}")
+    notes: list[str] = []
     if path.suffix.lower() == ".csv":
-        from .data import read_csv_table
-
-        names, data, _ = read_csv_table(path)
-        n_cols = len(names)
-        if label is not None:
-            matches = [j for j, nm in enumerate(names) if nm == label]
-            if len(matches) != 1:
-                raise DualBoostInputError(
-                    f"label column {label!r} {'not found' if not matches else 'is ambiguous'} "
-                    f"in {text!r}; columns: {', '.join(names)}")
-            j_label: int | None = matches[0]
-        elif n_features is None or n_cols == n_features + 1:
-            j_label = n_cols - 1
-        elif n_cols == n_features:
-            j_label = None
-        else:
-            raise DualBoostInputError(
-                f"CSV file {text!r} has {n_cols} columns; the model needs {n_features} feature "
-                f"columns (plus an optional label column, the last one or --label)")
-        features = [j for j in range(n_cols) if j != j_label]
-        if n_features is not None and len(features) != n_features:
-            raise DualBoostInputError(f"CSV file {text!r} has {len(features)} feature columns "
-                                      f"but the model was trained on {n_features}")
-        from .data import _parse_float
-
-        X = np.empty((len(data), len(features)))
-        for k, j in enumerate(features):
-            for i, r in enumerate(data):
-                v = _parse_float(r[j])
-                if v is None or not math.isfinite(v):
-                    raise DualBoostInputError(
-                        f"CSV file {text!r}: feature column {names[j]!r} has {r[j]!r} in data "
-                        f"row {i + 1} (finite numbers only)")
-                X[i, k] = v
-        labels = None if j_label is None else _labels_array([r[j_label] for r in data])
+        table = read_csv(path, lambda names, has_header: _csv_columns(
+            names, has_header, text=text, n_features=n_features, label=label,
+            feature_names=feature_names, label_column=label_column, notes=notes))
+        X = validate_features(table.X)
+        labels = table.labels
     else:
         if label is not None:
-            raise DualBoostInputError(f"--label {label!r} applies only to CSV files; {text!r} "
-                                      "is read as LIBSVM")
-        from sklearn.datasets import load_svmlight_file
-
-        try:
-            X, labels = load_svmlight_file(str(path), n_features=n_features)
-        except (ValueError, UnicodeDecodeError, OSError) as exc:
-            raise DualBoostInputError(
-                f"cannot read {text!r} as LIBSVM with {n_features} features (use a .csv "
-                f"extension for CSV): {' '.join(str(exc).split())}") from None
-        if X.shape[0] == 0:
-            raise DualBoostInputError(f"LIBSVM file {text!r} is empty: no rows")
-        if not np.all(np.isfinite(X.data)):
-            raise DualBoostInputError(f"LIBSVM file {text!r} has NaN or infinite values")
+            raise DualBoostInputError(f"--label {shown(label)} applies only to CSV files; "
+                                      f"{shown(text)} is read as LIBSVM")
+        X, labels, _ = read_libsvm(path, n_features=n_features, index_base=index_base)
     if require_labels and labels is None:
-        raise DualBoostInputError(f"{text!r} has no label column (the model needs "
+        raise DualBoostInputError(f"{shown(text)} has no label column (the model needs "
                                   f"{n_features} feature columns plus a label)")
-    return PredictionData(X, labels, path.name)
+    return PredictionData(X, labels, path.name, notes)
 
 
 def encode_against(labels: Any, classes: list) -> np.ndarray:

@@ -20,8 +20,8 @@ import numpy as np
 
 from .errors import DualBoostInputError
 
-__all__ = ["Param", "pinned", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT", "resolve_params",
-           "parse_param_text", "sample_weight_unsupported"]
+__all__ = ["DEFAULT_NU_FRAC", "Param", "pinned", "NU", "EPS", "ETA", "D0", "SAMPLE_WEIGHT",
+           "resolve_params", "parse_param_text", "sample_weight_unsupported"]
 
 
 @dataclass(frozen=True)
@@ -157,8 +157,16 @@ def parse_param_text(text: str) -> tuple[str, Any]:
 
 # --- the parameters shared by the thesis's formulations ----------------------------------------
 
-NU = Param("nu", "capping: d_n <= 1/nu; a count in [1, N] (thesis convention; 1 = hard margin)",
-           default=1.0, low=1, high="N")
+#: nu = max(1, DEFAULT_NU_FRAC * N): the default of ``dualboost fit`` and of
+#: ``DualBoostClassifier(nu_frac=0.1)`` when a formulation declares nu and none is given; what
+#: ``dualboost list`` and the CLI help show. A starting point, not a recommendation: choose nu by
+#: cross-validation (docs/choosing_nu.md).
+DEFAULT_NU_FRAC = 0.1
+
+NU = Param("nu", "capping: d_n <= 1/nu; a count in [1, N] (thesis convention; 1 = hard margin). "
+           f"dualboost fit and DualBoostClassifier use max(1, {DEFAULT_NU_FRAC:g} N) unless "
+           "given; a formulation built directly in Python (or api.run without nu) takes 1",
+           default=1.0, low=1, high="N", default_text=f"max(1, {DEFAULT_NU_FRAC:g} N)")
 EPS = Param("eps", "target accuracy epsilon of the stopping rule", default=0.01, low=0,
             low_open=True)
 ETA = Param("eta", "regularization weight: the primal adds (1/eta) R(d)", low=0, low_open=True,
