@@ -1,12 +1,21 @@
 """``python -m dualboost ...``: the same command as the ``dualboost`` console script.
 
-``import dualboost`` and ``dualboost.cli`` load only the standard library, so Ctrl-C from here on
-lands in :func:`dualboost.cli.main` (one line, exit status 130).
+``import dualboost`` loads only the standard library, so Ctrl-C from the moment this module runs
+(the import of the command line included) ends with one line and exit status 130, no traceback.
 """
 
 import sys
 
-from dualboost.cli import main
+
+def _run() -> int:
+    try:
+        from dualboost.cli import main
+
+        return main()
+    except KeyboardInterrupt:  # before main() was entered; main() handles every later one
+        print("dualboost: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+        return 130
+
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_run())

@@ -455,7 +455,8 @@ def _csv_columns(names: list[str], has_header: bool, *, text: str, n_features: i
         if missing:
             raise DualBoostInputError(
                 f"CSV file {shown(text)} lacks the model's feature column"
-                f"{'s' if len(missing) > 1 else ''} {shown(', '.join(missing), 200)[1:-1]} "
+                f"{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(shown(f, 40) for f in missing[:10])}{' ...' * (len(missing) > 10)} "
                 "(columns are matched by name against the training data's header)")
         doubled = [f for f in feature_names if names.count(f) > 1]
         if doubled:

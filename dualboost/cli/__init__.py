@@ -27,6 +27,7 @@ imports (numpy, cvxpy, scikit-learn) already lands in :func:`main`'s handler.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from typing import Any
@@ -139,6 +140,24 @@ def _interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+def _early_interrupt(signum: int, frame: Any) -> None:
+    """Ctrl-C between the import of this module and :func:`main` in the console script (its
+    wrapper runs ``from dualboost.cli import main; sys.exit(main())``): one line, 130."""
+    print(f"{PROG}: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
+# Only in the ``dualboost`` console script: a library user importing dualboost.cli keeps
+# Python's own Ctrl-C handling. main() puts Python's handler back (the fit turns Ctrl-C into
+# a kept bracket, which needs the KeyboardInterrupt).
+if os.path.basename(sys.argv[0] if sys.argv else "") in ("dualboost", "dualboost.exe"):
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _early_interrupt)
+    except (ValueError, AttributeError):  # not the main thread, no SIGINT
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dualboost`` command; returns the exit status.
 
@@ -147,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     a run with a certified solve ends with status 3 and its report instead (see ``fit``).
     """
     try:
+        try:
+            if signal.getsignal(signal.SIGINT) is _early_interrupt:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+        except ValueError:  # not the main thread
+            pass
         return _dispatch(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
         return _interrupted()

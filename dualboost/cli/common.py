@@ -18,9 +18,10 @@ PROG = "dualboost"
 ERROR_PREFIX = f"{PROG}: error: "
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_CONVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
-#: the longest stderr line the CLI prints: a message quoting a file's content (a 2 GB "line" of
-#: NUL bytes) must stay one readable line
-MAX_LINE = 400
+#: the longest error line the CLI prints: a safety net behind the library's own rule of quoting
+#: at most a short excerpt of a file (dualboost.data.shown), so that no message can echo a
+#: 2 GB "line" of a binary file
+MAX_LINE = 1000
 
 
 class CLIError(Exception):
@@ -42,7 +43,7 @@ def print_error(message: object) -> None:
 
 
 def print_warning(message: object) -> None:
-    print(f"{PROG}: warning: {one_line(message)}", file=sys.stderr, flush=True)
+    print(f"{PROG}: warning: {one_line(message, 4 * MAX_LINE)}", file=sys.stderr, flush=True)
 
 
 def print_note(message: object) -> None:
