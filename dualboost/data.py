@@ -19,11 +19,19 @@ features, an ``N x J`` matrix ``hypotheses`` whose column ``j`` holds the predic
     strings or numbers; all other columns are numeric features.
 any other existing path
     LIBSVM / svmlight format (``<label> <index>:<value> ...`` per line), read with
-    :func:`sklearn.datasets.load_svmlight_file`. ``X`` stays a ``scipy.sparse`` CSR float64
-    matrix (never made dense; the oracles work on it directly). Its width is the largest feature
-    index in the file unless ``n_features=K`` is given: then it is exactly K (a test file whose
-    largest index is smaller than the training file's is padded with zero columns, so a model
-    fitted on the training file predicts on it), and a file with an index above K is an error.
+    :func:`sklearn.datasets.load_svmlight_file` (:func:`read_libsvm`). ``X`` stays a
+    ``scipy.sparse`` CSR float64 matrix (never made dense; the oracles work on it directly). The
+    feature numbering (index base) is decided once: ``index_base=0`` or ``1`` if given, else 0
+    when the file has an index 0 and 1 otherwise; ``Dataset.index_base`` records it, and a model
+    reads every later file with it. Its width is the largest feature index in the file unless
+    ``n_features=K`` is given: then it is exactly K (a test file whose largest index is smaller
+    than the training file's is padded with zero columns, so a model fitted on the training file
+    predicts on it), and a file with an index beyond K is an error.
+
+A data file must be UTF-8 text: a binary file (NUL or other control bytes) is refused from its
+first megabyte, before any parser sees it, and the rest is scanned in chunks; CSV rows are
+converted to floats in blocks, so memory stays a small multiple of the file's size. No message
+quotes more than a short excerpt of a file (:func:`shown`).
 
 Every problem with the input raises :class:`~dualboost.errors.DualBoostInputError` with a one-line
 message. Nothing here ever touches the network.
@@ -702,11 +710,11 @@ def read_libsvm(path: Path, *, n_features: int | None = None, index_base: int | 
     the training data of a model does; a model then reads every later file with its base. An
     index 0 under base 1, or a column at or beyond ``n_features``, is an error naming it.
     """
-    from sklearn.datasets import load_svmlight_file
-
     name = shown(str(path))
     check_text_file(path, "LIBSVM")
     _check_libsvm_start(path, name)
+    from sklearn.datasets import load_svmlight_file  # after the checks: a quick refusal
+
     try:
         raw, y_raw = load_svmlight_file(str(path), zero_based=True)  # indices as written
     except (ValueError, UnicodeDecodeError, OSError) as exc:

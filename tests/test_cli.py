@@ -211,12 +211,20 @@ def test_progress_lines_every_ten_iterations(capsys) -> None:
     assert "converged" in captured.out
 
 
+def _this_checkout() -> dict[str, str]:
+    """A child's environment that imports this checkout's dualboost (not an installed one)."""
+    import os
+
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + path if path else "")}
+
+
 def test_python_dash_m(tmp_path) -> None:
     out = tmp_path / "m.json"
     proc = subprocess.run(
         [sys.executable, "-m", "dualboost", "fit", "--data", "worst_case:6", "--formulation",
          "lpboost", "--json", str(out)],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, env=_this_checkout(),
     )
     assert proc.returncode == 0, proc.stderr
     assert "lpboost" in proc.stdout
@@ -483,7 +491,7 @@ def test_bad_input_via_console_script_has_no_traceback(tmp_path) -> None:
     """The real process too: one line on stderr, exit 2 (argparse and library errors alike)."""
     for argv in (["fit", "--data", "worst_case:10", "--nu", "0"], ["fit", "--eps", "x"]):
         proc = subprocess.run([sys.executable, "-m", "dualboost", *argv], capture_output=True,
-                              text=True, cwd=tmp_path, timeout=120)
+                              text=True, cwd=tmp_path, timeout=120, env=_this_checkout())
         _assert_one_line_error(proc.returncode, proc.stderr)
 
 
