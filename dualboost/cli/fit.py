@@ -416,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
             print_warning(f"{warning.get('code', '')}: {warning.get('message', '')}")
         else:
             print_warning(warning)
-    if result.status != "converged":
+    if not result.success:  # the converged* statuses stopped by their rule (exit 0)
         wrote = f"; the report is in {args.json}" if args.json is not None else ""
         print(f"{PROG}: not converged ({result.status}): {one_line(result.message)}{wrote}",
               file=sys.stderr, flush=True)

@@ -85,7 +85,7 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
         row("warning", f"{warning.get('code', '')}: {warning.get('message', '')}"
             if isinstance(warning, dict) else warning)
     console.print(table)
-    if result.status != "converged":
+    if not result.success:
         console.print(f"note: the run stopped ({result.status}) before the stopping rule held; "
                       f"P and {theta} of its last certified master solve still bracket that "
                       "master's optimum.")
