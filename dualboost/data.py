@@ -453,6 +453,13 @@ CHUNK_BYTES = 8 << 20
 BLOCK_ROWS = 8192
 #: the most characters of a file's content (or of a path) that a message quotes
 ECHO_CHARS = 60
+#: the longest line a data file may have: the parsers hold a line as one Python object per
+#: field (~30 bytes of memory per byte of line); 16 MB is a dense row of ~1M features
+MAX_LINE_BYTES = 16 << 20
+#: a LIBSVM file without n_features may number its features up to this many per byte of the
+#: file (plus MIN_WIDTH_ALLOWANCE): a 15-byte line "1 2000000000:1" would otherwise make the
+#: oracles allocate per-feature arrays of 16 GB
+WIDTH_PER_BYTE, MIN_WIDTH_ALLOWANCE = 16, 1 << 20
 
 # bytes that do not occur in text: C0 controls other than tab, newlines, vertical tab, form
 # feed and carriage return (UTF-8 never produces them inside a multi-byte character)
@@ -480,6 +487,8 @@ def check_text_file(path: Path, kind: str) -> None:
     the rest is scanned with bounded memory before any parser sees it."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = 0
+    lines = 0  # complete lines before this chunk
+    run = 0  # bytes of the current, unfinished line before this chunk
     try:
         with open(path, "rb") as fh:
             chunk = fh.read(SNIFF_BYTES)
@@ -496,6 +505,22 @@ def check_text_file(path: Path, kind: str) -> None:
                     raise DualBoostInputError(
                         f"{kind} file {shown(str(path))} is not UTF-8 text: invalid byte at "
                         f"offset {offset + exc.start}") from None
+                # line lengths, vectorized: the newline positions of the chunk
+                ends = np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 0x0A)
+                lengths = np.diff(ends, prepend=-1) - 1 if ends.size else ends
+                if ends.size:
+                    lengths[0] += run
+                    run = len(chunk) - int(ends[-1]) - 1
+                else:
+                    run += len(chunk)
+                longest = int(lengths.max()) if lengths.size else 0
+                if max(longest, run) > MAX_LINE_BYTES:
+                    line = lines + (int(np.argmax(lengths)) + 1 if longest > MAX_LINE_BYTES
+                                    else int(ends.size) + 1)
+                    raise DualBoostInputError(
+                        f"{kind} file {shown(str(path))}: line {line} is longer than "
+                        f"{MAX_LINE_BYTES >> 20} MB (a malformed file? one example per line)")
+                lines += int(ends.size)
                 offset += len(chunk)
                 chunk = fh.read(CHUNK_BYTES)
     except OSError as exc:
@@ -725,6 +750,12 @@ def read_libsvm(path: Path, *, n_features: int | None = None, index_base: int | 
     if raw.shape[0] == 0:
         raise DualBoostInputError(f"LIBSVM file {name} is empty: no rows")
     raw = sp.csr_matrix(raw)
+    allowance = WIDTH_PER_BYTE * path.stat().st_size + MIN_WIDTH_ALLOWANCE
+    if n_features is None and raw.shape[1] > allowance:
+        raise DualBoostInputError(
+            f"LIBSVM file {name} has feature index {raw.shape[1] - 1}, implausibly large for "
+            f"a file of {path.stat().st_size} bytes (every feature up to it would cost memory); "
+            "give the width with --n-features if it is meant")
     has_zero = raw.nnz > 0 and int(raw.indices.min()) == 0
     if index_base is None:
         index_base = 0 if has_zero else 1

@@ -169,6 +169,23 @@ def test_output_in_a_file_not_a_directory_is_exit_2(toy, tmp_path, capsys, comma
     assert "is not a directory" in one_line_error(main(argv), capsys.readouterr().err)
 
 
+def test_the_source_of_a_registered_formulation_is_an_input(capsys, no_work):
+    source = REPO / "formulations" / "lpboost.py"
+    before = source.read_bytes()
+    line = one_line_error(main(["fit", "--data", "worst_case:8", "--formulation", "lpboost",
+                                "--json", str(source)]), capsys.readouterr().err)
+    assert "--formulation" in line
+    assert source.read_bytes() == before
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="POSIX device files")
+def test_a_device_is_not_an_output(capsys, no_work):
+    # the output is replaced as a whole (written next to it, then renamed): never a device
+    line = one_line_error(main(["fit", "--data", "worst_case:8", "--json", "/dev/null"]),
+                          capsys.readouterr().err)
+    assert "not a regular file" in line
+
+
 # ---------------------------------------------------------------------------------------------
 # 2. one tie rule: summary, JSON, the estimator's score and predict agree
 # ---------------------------------------------------------------------------------------------
@@ -372,6 +389,22 @@ def test_echoed_content_is_short(tmp_path, capsys):
     blob.write_text("x" * 200_000 + " 1:1\n")  # one garbage token of 200 kB
     err = one_line_error(main(["fit", "--data", str(blob)]), capsys.readouterr().err)
     assert len(err) < 300
+
+
+def test_an_overlong_line_is_refused_before_parsing(tmp_path, capsys, monkeypatch):
+    import dualboost.data
+
+    monkeypatch.setattr(dualboost.data, "MAX_LINE_BYTES", 1 << 16)  # 64 kB, to keep it small
+    blob = tmp_path / "wide.csv"
+    blob.write_text("a,b,y\n1,2,0\n" + "1," * 40_000 + "1\n")  # line 3: 80 kB
+    err = one_line_error(main(["fit", "--data", str(blob)]), capsys.readouterr().err)
+    assert "line 3 is longer than" in err
+
+
+def test_an_implausible_libsvm_index_is_refused(tmp_path, capsys):
+    blob = _libsvm(tmp_path / "huge.svm", ["1 2000000000:1", "-1 1:1"])
+    err = one_line_error(main(["fit", "--data", str(blob)]), capsys.readouterr().err)
+    assert "index 2000000000" in err and "--n-features" in err
 
 
 # ---------------------------------------------------------------------------------------------

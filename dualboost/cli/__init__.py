@@ -12,8 +12,9 @@ writes the run as JSON (the model) and a figure; ``dualboost predict --model run
 new.csv`` applies a saved model; ``dualboost verify`` runs the verifier.
 
 Exit status: 0 only when the run converged (its stopping rule held: ``result.success``, a
-``converged*`` status) and its final certificate holds; 3 when it did not converge (``max_iter``, ``time_limit`` or ``interrupted``: the JSON and
-the plot are still written, one line on stderr says so); 2 on bad input, found before any work
+``converged*`` status) and its final certificate holds; 3 when it did not converge
+(``max_iter``, ``time_limit`` or ``interrupted``: the JSON and the plot are still written, one
+line on stderr says so); 2 on bad input, found before any work
 starts (one line on stderr starting ``dualboost: error:``; this includes a parameter that the
 formulation and the algorithm do not declare, a pairing the algorithm cannot run, an output
 file that cannot be written and an output that is one of the inputs); 1 when no solver produced

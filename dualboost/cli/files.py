@@ -60,6 +60,9 @@ def check_output_target(path: str, option: str, *, plot: bool = False) -> None:
         raise CLIError(f"{option} {path!r}: directory {str(parent)!r} {what}")
     if not os.access(parent, os.W_OK):
         raise CLIError(f"{option} {path!r}: directory {str(parent)!r} is not writable")
+    if target.exists() and not target.is_file():  # a device (/dev/null), a fifo, a socket
+        raise CLIError(f"{option} {path!r} exists and is not a regular file; give a file name "
+                       "(the file is replaced as a whole)")
     if target.exists() and not os.access(target, os.W_OK):
         raise CLIError(f"{option} {path!r}: the file exists and is not writable")
     if plot:
@@ -75,9 +78,15 @@ def check_files(inputs: Iterable[Input], outputs: Iterable[Output]) -> None:
     """The rules of the module docstring, for one command's inputs and outputs (None paths are
     options that were not given)."""
     outputs = [(option, path, kind) for option, path, kind in outputs if path is not None]
-    inputs = [(option, path) for option, path in inputs if path is not None]
     for option, path, kind in outputs:
         check_output_target(path, option, plot=kind == "plot")
+    check_not_inputs(inputs, outputs)
+
+
+def check_not_inputs(inputs: Iterable[Input], outputs: Iterable[Output]) -> None:
+    """No output is an input, and no two outputs are one file (see the module docstring)."""
+    outputs = [(option, path, kind) for option, path, kind in outputs if path is not None]
+    inputs = [(option, path) for option, path in inputs if path is not None]
     for option, path, _ in outputs:
         for source, given in inputs:
             if same_file(path, given):

@@ -33,7 +33,7 @@ from .common import (
     positive_seconds,
     print_warning,
 )
-from .files import check_files, existing, write_atomically, write_json
+from .files import check_files, check_not_inputs, existing, write_atomically, write_json
 from .progress import Progress
 
 
@@ -192,6 +192,16 @@ def _load_hypotheses(path: str, n_examples: int) -> np.ndarray:
         raise CLIError(f"--hypotheses {path!r}: {exc}") from None
 
 
+def _source_file(cls: type) -> str | None:
+    """The module file that defines a formulation class, or None."""
+    import inspect
+
+    try:
+        return inspect.getsourcefile(cls)
+    except (TypeError, OSError):
+        return None
+
+
 def _formulation_file(spec: str) -> Path | None:
     """The resolved path when ``--formulation`` names a file (mirrors the registry's rule)."""
     path = Path(spec)
@@ -297,8 +307,11 @@ def run(args: argparse.Namespace) -> int:
     from ..registry import load_formulation
 
     # every output checked, and none of them an input, before anything is loaded
-    check_files(_inputs(args), [("--json", args.json, "json"), ("--plot", args.plot, "plot")])
+    outputs = [("--json", args.json, "json"), ("--plot", args.plot, "plot")]
+    check_files(_inputs(args), outputs)
     formulation_cls = load_formulation(args.formulation)
+    # a registered formulation is read from its module file too (formulations/<name>.py)
+    check_not_inputs(existing("--formulation", _source_file(formulation_cls)), outputs)
     algorithm_cls = algorithm_class(args.algorithm or formulation_cls.default_algorithm)
     params = _fit_params(args, formulation_cls, algorithm_cls)
     dataset = load_dataset(args.data, label=args.label, n_features=args.n_features,
