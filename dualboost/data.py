@@ -481,13 +481,15 @@ def _first_binary(chunk: bytes) -> int:
     return min(i for i in (chunk.find(bytes([b])) for b in _NOT_TEXT) if i >= 0)
 
 
-def check_text_file(path: Path, kind: str) -> None:
-    """Refuse a file that is not UTF-8 text (a binary file given as data), reading it in
-    chunks: the first megabyte decides for the usual cases (a file of NUL bytes fails at once),
-    the rest is scanned with bounded memory before any parser sees it."""
+def check_text_file(path: Path, kind: str) -> int:
+    """Refuse a file that is not UTF-8 text (a binary file given as data) or has a line over
+    :data:`MAX_LINE_BYTES`, reading it in chunks: the first megabyte decides for the usual
+    cases (a file of NUL bytes fails at once), the rest is scanned with bounded memory before
+    any parser sees it. Returns the number of lines (an upper bound on the rows)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = 0
-    lines = 0  # complete lines before this chunk
+    lines = 0  # line ends before this chunk (an upper bound on the rows)
+    newlines = 0  # "\n" before this chunk (the line numbers of messages)
     run = 0  # bytes of the current, unfinished line before this chunk
     try:
         with open(path, "rb") as fh:
@@ -505,8 +507,11 @@ def check_text_file(path: Path, kind: str) -> None:
                     raise DualBoostInputError(
                         f"{kind} file {shown(str(path))} is not UTF-8 text: invalid byte at "
                         f"offset {offset + exc.start}") from None
-                # line lengths, vectorized: the newline positions of the chunk
-                ends = np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 0x0A)
+                # line lengths, vectorized: the line ends of the chunk ("\n", and "\r" for
+                # old Mac files; "\r\n" counts twice, harmless for a bound)
+                codes = np.frombuffer(chunk, dtype=np.uint8)
+                newline = codes == 0x0A
+                ends = np.flatnonzero(newline | (codes == 0x0D))
                 lengths = np.diff(ends, prepend=-1) - 1 if ends.size else ends
                 if ends.size:
                     lengths[0] += run
@@ -515,17 +520,19 @@ def check_text_file(path: Path, kind: str) -> None:
                     run += len(chunk)
                 longest = int(lengths.max()) if lengths.size else 0
                 if max(longest, run) > MAX_LINE_BYTES:
-                    line = lines + (int(np.argmax(lengths)) + 1 if longest > MAX_LINE_BYTES
-                                    else int(ends.size) + 1)
+                    at = int(ends[np.argmax(lengths)]) if longest > MAX_LINE_BYTES else len(chunk)
+                    line = newlines + int(np.count_nonzero(newline[:at])) + 1
                     raise DualBoostInputError(
                         f"{kind} file {shown(str(path))}: line {line} is longer than "
                         f"{MAX_LINE_BYTES >> 20} MB (a malformed file? one example per line)")
                 lines += int(ends.size)
+                newlines += int(np.count_nonzero(newline))
                 offset += len(chunk)
                 chunk = fh.read(CHUNK_BYTES)
     except OSError as exc:
         raise DualBoostInputError(f"cannot read {kind} file {shown(str(path))}: "
                                   f"{exc.strerror or exc}") from None
+    return lines + (1 if run else 0)
 
 
 # -- CSV ---------------------------------------------------------------------------------------
@@ -570,11 +577,12 @@ def read_csv(path: Path, choose: Callable[[list[str], bool], tuple[list[int], in
     has_header)`` returns the feature column indices and the label column (or None).
 
     Memory stays a small multiple of the file: rows are converted to floats in blocks of
-    :data:`BLOCK_ROWS` (8 bytes per feature cell, one small code per label), never kept as
-    Python strings. Binary or non-UTF-8 content is refused first (:func:`check_text_file`).
+    :data:`BLOCK_ROWS` into one array sized by the file's line count (8 bytes per feature cell
+    of at least 2 bytes, one code per label), never kept as Python strings. Binary or
+    non-UTF-8 content is refused first (:func:`check_text_file`).
     """
     name = shown(str(path))
-    check_text_file(path, "CSV")
+    capacity = check_text_file(path, "CSV")
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.reader(fh)
@@ -593,31 +601,32 @@ def read_csv(path: Path, choose: Callable[[list[str], bool], tuple[list[int], in
             if not pending:
                 raise DualBoostInputError(f"CSV file {name} has a header but no data rows")
             features, label = choose(names, has_header)
-            blocks: list[np.ndarray] = []
-            codes: list[int] = []
+            X = np.empty((capacity, len(features)))
+            codes = np.empty(capacity, dtype=np.intp)
             values: dict[str, int] = {}
+            count = 0
             block = pending
             for item in rows:
                 block.append(item)
                 if len(block) >= BLOCK_ROWS:
-                    blocks.append(_block(block, names, features, label, codes, values, name))
+                    count = _block(block, names, features, label, X, codes, count, values, name)
                     block = []
             if block:
-                blocks.append(_block(block, names, features, label, codes, values, name))
+                count = _block(block, names, features, label, X, codes, count, values, name)
     except (UnicodeDecodeError, csv.Error) as exc:
         raise DualBoostInputError(f"cannot read CSV file {name}: "
                                   f"{shown(str(exc), 120)[1:-1]}") from None
     except OSError as exc:
         raise DualBoostInputError(f"cannot read CSV file {name}: {exc.strerror or exc}") \
             from None
-    X = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    X = X[:count]  # a view: the rows' upper bound was the line count
     labels = None
     if label is not None:
         uniques = list(values)
         numbers = [_parse_float(v) for v in uniques]
         table = (np.array(numbers, dtype=float) if all(v is not None for v in numbers)
                  else np.array(uniques, dtype=str))
-        labels = table[np.asarray(codes, dtype=np.intp)]
+        labels = table[codes[:count]]
     return CsvData(names, has_header, list(features), label, X, labels)
 
 
@@ -635,17 +644,19 @@ def _is_header(first: list[str], second: list[str] | None) -> bool:
 
 
 def _block(block: list[tuple[int, list[str]]], names: list[str], features: list[int],
-           label: int | None, codes: list[int], values: dict[str, int], name: str
-           ) -> np.ndarray:
-    """The feature cells of ``block`` as floats; the label cells appended to ``codes``."""
+           label: int | None, X: np.ndarray, codes: np.ndarray, count: int,
+           values: dict[str, int], name: str) -> int:
+    """The feature cells of ``block`` as floats into ``X[count:]``, the label cells' codes
+    (indices into ``values``) into ``codes[count:]``; returns the new row count."""
     n_cols = len(names)
     for line, cells in block:
         if len(cells) != n_cols:
             raise DualBoostInputError(
                 f"CSV file {name}: line {line} has {len(cells)} fields, expected {n_cols}")
     cells = [[r[j] for j in features] for _, r in block]
+    end = count + len(block)
     try:
-        X = np.array(cells, dtype=float).reshape(len(block), len(features))
+        X[count:end] = np.array(cells, dtype=float).reshape(len(block), len(features))
     except ValueError:
         for k, j in enumerate(features):  # only on failure: find the first bad cell
             for i, (line, r) in enumerate(block):
@@ -655,13 +666,13 @@ def _block(block: list[tuple[int, list[str]]], names: list[str], features: list[
                         f"(line {line} has {shown(r[j])})") from None
         raise
     if label is not None:
-        for line, r in block:
+        for i, (line, r) in enumerate(block):
             cell = r[label]
             if cell == "":
                 raise DualBoostInputError(f"CSV file {name}: label column {shown(names[label])} "
                                           f"is empty on line {line}")
-            codes.append(values.setdefault(cell, len(values)))
-    return X
+            codes[count + i] = values.setdefault(cell, len(values))
+    return end
 
 
 def _load_csv(path: Path, label: str | None) -> Dataset:
