@@ -162,4 +162,6 @@ def run(
         weak = make_oracle(oracle).fit(X, y)
     result = boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver,
                    kkt=kkt, master=master, progress=progress, time_limit=time_limit, **a_params)
+    positives = int(np.count_nonzero(y > 0))
+    result.tie_label = 1.0 if positives > N - positives else -1.0  # model_io.majority_class
     return attach_warnings(result, y, instance)  # warnings and status: dualboost.diagnostics

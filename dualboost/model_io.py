@@ -38,6 +38,7 @@ from .errors import DualBoostInputError
 from .oracles.base import Hypothesis, combined_scores
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
+from .result import TIE_TOLERANCE
 
 __all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
            "load_prediction_data", "majority_class", "model_document", "result_to_json",
@@ -46,10 +47,6 @@ __all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
 #: the hypothesis types a saved model can rebuild (``describe()["type"]``)
 PREDICTING_TYPES = ("stump", "raw")
 
-
-#: scores with |f(x)| <= this are ties (0 up to rounding): the weights come from an LP solved to
-#: 1e-10, so a cancelling combination leaves ~1e-12 instead of 0; a real score is far larger
-TIE_TOLERANCE = 1e-9
 
 
 def is_tie(scores: np.ndarray) -> np.ndarray:

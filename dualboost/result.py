@@ -6,6 +6,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+#: a score within this of 0 is a tie (LP weights carry about 1e-10 of rounding); the one
+#: tolerance of every label rule (model_io.is_tie, the estimator, predict)
+TIE_TOLERANCE = 1e-9
+
 #: the stopping rule held and the guarantee means something (see BoostResult.status)
 CONVERGED = "converged"
 #: the stopping rule held but the guarantee softmargin(w) >= g - eps_eff is empty
@@ -120,6 +124,10 @@ class BoostResult:
     point: dict = field(default_factory=dict)
     #: diagnostics with a stable code: {"code": ..., "message": ...}
     warnings: list = field(default_factory=list)
+    #: the label a tie (a score within TIE_TOLERANCE of 0) goes to: the training majority class,
+    #: -1 on an even split (the rule of ``dualboost predict`` and the estimator; set by
+    #: :func:`dualboost.api.run` from the training labels)
+    tie_label: float = -1.0
 
     @property
     def iterations(self) -> int:
@@ -157,8 +165,12 @@ class BoostResult:
         return combined_scores(self.weights, self.hypotheses, X)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1}; a zero score is sent to +1."""
-        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+        """Labels in {-1, +1}: the sign of f_w(x); a tie (|f_w(x)| <= TIE_TOLERANCE) goes to
+        ``tie_label``, the training majority class (the rule of ``dualboost predict``)."""
+        scores = self.decision_function(X)
+        labels = np.where(scores > 0, 1.0, -1.0)
+        labels[np.abs(scores) <= TIE_TOLERANCE] = self.tie_label
+        return labels
 
     def __repr__(self) -> str:
         return (f"BoostResult({self.formulation}, status={self.status!r}, T={self.iterations}, "

@@ -231,6 +231,29 @@ def test_estimator_score_and_json_share_the_rule(tied, tmp_path):
     assert doc["train_error"] == pytest.approx(majority_error, abs=1e-12)
 
 
+def test_boost_result_predict_sends_ties_to_the_majority(tied):
+    """The Python result's predict follows the same rule (it sent every tie to +1)."""
+    from dualboost.api import run
+
+    _, X, y = tied
+    for majority in (1.0, -1.0):
+        y_pm = np.where(y == 1.0, majority, -majority)  # 3 of 5 labels are the majority
+        result = run(X, y_pm, formulation="lpboost", nu=1)
+        assert np.all(np.abs(result.decision_function(X)) <= 1e-9)
+        assert result.tie_label == majority
+        assert np.all(result.predict(X) == majority)
+
+
+def test_python_m_verify_checks_json_first(tmp_path):
+    """``python -m dualboost.verify`` applies the output rules before any check, too."""
+    proc = subprocess.run([sys.executable, "-m", "dualboost.verify", "--formulation", "lpboost",
+                           "--json", str(tmp_path / "missing" / "x.json")],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert proc.returncode == 2
+    assert "does not exist" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert proc.stdout == ""
+
+
 # ---------------------------------------------------------------------------------------------
 # 3. the LIBSVM index base of the training data
 # ---------------------------------------------------------------------------------------------
