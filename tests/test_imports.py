@@ -38,9 +38,6 @@ KNOWN_EDGES: dict[tuple[str, str], str] = {
         "declares it instead: being removed)",
     ("dualboost.masters.highs_lp", "dualboost.masters.sifting"):
         "highs_lp <-> sifting (being removed)",
-    ("dualboost.cli", "dualboost"):
-        "cli reads __version__ from the package, whose lazy DualBoostClassifier loads the "
-        "estimator, which imports cli (the front end's cycle, another issue's)",
     ("dualboost.algorithms.softboost", "dualboost.algorithms"):
         "softboost registers itself through the package's register() (no change open yet)",
 }
