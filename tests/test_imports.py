@@ -38,8 +38,6 @@ KNOWN_EDGES: dict[tuple[str, str], str] = {
         "declares it instead: being removed)",
     ("dualboost.masters.highs_lp", "dualboost.masters.sifting"):
         "highs_lp <-> sifting (being removed)",
-    ("dualboost.algorithms.softboost", "dualboost.algorithms"):
-        "softboost registers itself through the package's register() (no change open yet)",
 }
 
 

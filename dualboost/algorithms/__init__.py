@@ -9,21 +9,22 @@ from __future__ import annotations
 
 from ..errors import DualBoostInputError
 from .base import Algorithm, Claim, Output, run_loop
+from .softboost import SoftBoostAlgorithm
 from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
 
+# the package lists its algorithms (the modules do not import the package back)
 ALGORITHMS: dict[str, type[Algorithm]] = {
-    LPBoostAlgorithm.name: LPBoostAlgorithm,
-    RegularizedAlgorithm.name: RegularizedAlgorithm,
+    cls.name: cls for cls in (LPBoostAlgorithm, RegularizedAlgorithm, SoftBoostAlgorithm)
 }
 
 
 def register(cls: type[Algorithm]) -> type[Algorithm]:
+    """Add an algorithm of your own (a class decorator), e.g. from a notebook."""
     ALGORITHMS[cls.name] = cls
     return cls
 
 
 def algorithm_class(name: str) -> type[Algorithm]:
-    _load_optional()
     if name not in ALGORITHMS:
         raise DualBoostInputError(
             f"unknown algorithm {name!r}; available: {', '.join(sorted(ALGORITHMS))}")
@@ -31,16 +32,7 @@ def algorithm_class(name: str) -> type[Algorithm]:
 
 
 def available_algorithms() -> list[str]:
-    _load_optional()
     return sorted(ALGORITHMS)
-
-
-def _load_optional() -> None:
-    """Algorithms in their own modules register themselves on import."""
-    try:
-        from . import softboost  # noqa: F401
-    except ImportError:
-        pass
 
 
 __all__ = ["ALGORITHMS", "Algorithm", "Claim", "Output", "algorithm_class",

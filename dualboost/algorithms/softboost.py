@@ -41,7 +41,6 @@ from ..margins import soft_margin
 from ..params import Param
 from ..result import BoostResult, IterationRecord
 from ..solvers import SolveRecord
-from . import register
 from .base import Algorithm, Claim, Output
 
 BOUNDARY_TOL = Param(
@@ -63,7 +62,6 @@ def _lp_certificate(U: np.ndarray, nu: float, solver: str | None, master=None):
     return cert, record, "reference"
 
 
-@register
 class SoftBoostAlgorithm(Algorithm):
     name = "softboost"
     summary = ("totally corrective entropy projection under gamma_hat_t - eps; stop when (3.1) "
