@@ -49,9 +49,10 @@ from .formulation import (
 from .kkt import KKTSystem, soft_margin_system
 from .params import D0, EPS, ETA, NU, SAMPLE_WEIGHT_POSITIVE, Param
 from .projection import euclidean_capped_projection
+from .separable import NotSeparable, compile_separable, domain_upper
 from .theory import Theory, default_eta
 
-__all__ = ["RegularizedLPBoost"]
+__all__ = ["DerivedNumerics", "FormulationMathError", "RegularizedLPBoost"]
 
 
 def _eta_default(cls):
@@ -76,6 +77,158 @@ def _bracket_decreasing(excess, lo: float, hi: float, steps: int = 200) -> tuple
             break
         hi += (hi - lo)
     return lo, hi
+
+
+#: the numpy lines a member may write by hand (each has a derived default)
+_NUMPY_LINES = ("regularizer_value", "regularizer_gradient", "conjugate_value",
+                "conjugate_gradient")
+
+
+class FormulationMathError(DualBoostInputError):
+    """A member's declarations contradict each other (R* is not the conjugate of R, a declared
+    domain contradicts R): the message names the declaration and the point."""
+
+
+class DerivedNumerics:
+    """Vectorized R, R*, their gradients and curvatures, compiled once from a member's cvxpy
+    declarations (:mod:`dualboost.separable`), and the per-coordinate points the beta search
+    brackets with (docs/theory.md, "The domain of R* and the optimal beta"):
+
+    * ``y0 = grad R(d0)``: grad R*(y0) = d0 (Fenchel-Young), so at any beta with
+      ``-eta (s_n + beta) >= y0_n`` for all n the mass is >= sum d0 = 1, and <= 1 when all are
+      <= y0_n;
+    * ``ycap = grad R(cap)`` (with a cap block): a coordinate with ``y_n >= ycap_n`` sits at its
+      cap whatever R* does beyond, so the capped map never evaluates R* outside its domain;
+    * ``upper``: per coordinate the largest y where R*'s term is finite (declared by
+      ``conjugate_domain`` or found by bisection): grad R* grows without bound towards it (R
+      strictly convex makes R* essentially smooth), so the mass exceeds 1 just below it.
+    """
+
+    def __init__(self, f: RegularizedLPBoost):
+        N, name = f.N, f.name
+        self.R = compile_separable(f.regularizer, N, f"{name}: regularizer(d)")
+        self.conj = compile_separable(f.conjugate, N, f"{name}: conjugate(y)")
+        d0 = np.asarray(f.d0, dtype=float)
+        cap = np.broadcast_to(np.asarray(f.cap, dtype=float), (N,))
+        self.R.self_check([d0, 0.5 * d0 + 0.5 * np.minimum(cap, 1.0 / N)])
+        self.y0 = self.R.gradient(d0)
+        if not np.all(np.isfinite(self.y0)):
+            raise NotSeparable(f"{name}: regularizer(d) has no finite gradient at d0 (d0 must "
+                               "lie inside dom R)")
+        self.conj.self_check([self.y0, self.y0 - 1.0])
+        back = self.conj.gradient(self.y0)
+        #: None, or where grad R*(grad R(d0)) = d0 fails (R* is not R's conjugate)
+        self.mismatch = None
+        if not np.allclose(back, d0, rtol=1e-6, atol=1e-9 / N):
+            n = int(np.nanargmax(np.abs(back - d0)))
+            self.mismatch = (f"formulation {name!r}: conjugate(y) is not the conjugate of "
+                             f"regularizer(d): at y = grad R(d0), coordinate {n} (y_n = "
+                             f"{self.y0[n]:.6g}), grad R*(y)_n = {back[n]:.6g} but d0_n = "
+                             f"{d0[n]:.6g} (Fenchel-Young: grad R*(grad R(d)) = d; "
+                             "docs/theory.md, \"What a member declares\")")
+        declared = getattr(f, "conjugate_domain", None)
+        found = domain_upper(self.conj, self.y0)
+        if callable(declared):
+            upper = np.broadcast_to(np.asarray(declared(), dtype=float), (N,)).copy()
+            inside = np.minimum(upper - 1e-12 * (1 + np.abs(upper)), found)
+            if np.any(upper < self.y0) or np.any(found < inside - 1e-9 * (1 + np.abs(inside))):
+                n = int(np.argmax(np.abs(np.minimum(upper, 1e300) - np.minimum(found, 1e300))))
+                raise FormulationMathError(
+                    f"formulation {name!r}: conjugate_domain() = {upper[n]:.6g} at coordinate "
+                    f"{n}, but conjugate(y) is {'infinite' if found[n] < upper[n] else 'finite'}"
+                    f" beyond {found[n]:.6g} there (and grad R(d0)_n = {self.y0[n]:.6g} must lie"
+                    " inside): the declared domain contradicts R* (docs/theory.md, \"The domain"
+                    " of R* and the optimal beta\")")
+            found = inside
+        self.upper = found
+        self.cap = cap
+        self.ycap = self.R.gradient(cap) if f.has_caps else None
+        if self.ycap is not None and not np.all(np.isfinite(self.ycap)):
+            raise NotSeparable(f"{name}: regularizer(d) has no finite gradient at the cap "
+                               "1/nu")
+
+    def mass(self, s: np.ndarray, eta: float, beta: float, capped: bool) -> tuple:
+        """(mass of d(beta), its derivative in beta, y, the evaluation at the clipped y)."""
+        y = -eta * (s + beta)
+        if capped:
+            at_cap = y >= self.ycap
+            terms, g, h = self.conj.evaluate(np.minimum(y, self.ycap))
+            d = np.where(at_cap, self.cap, np.minimum(g, self.cap))
+            slope = -eta * float(h.sum(where=~at_cap))
+        else:
+            terms, g, h = self.conj.evaluate(y)
+            d = g
+            slope = -eta * float(h.sum())
+        return float(d.sum()), slope, y, d
+
+    def beta(self, s: np.ndarray, eta: float, capped: bool, hint: float | None,
+             label: str) -> float:
+        """The beta with mass(beta) = 1: a safeguarded Newton iteration on ln(mass) inside the
+        bracket of the class docstring (mass decreasing in beta)."""
+        lo = float(np.min(-s - self.y0 / eta))
+        hi = float(np.max(-s - self.y0 / eta))
+        if not capped:
+            edge = float(np.max(-s - self.upper / eta))  # y_n <= upper_n for every n
+            lo = max(lo, edge)
+
+        def log_mass(beta):
+            mass, slope, _, _ = self.mass(s, eta, beta, capped)
+            if not mass > 0:
+                return -math.inf, math.nan
+            if not math.isfinite(mass):
+                return math.inf, math.nan
+            return math.log(mass), slope / mass
+
+        f_lo, _ = log_mass(lo)
+        f_hi, _ = log_mass(hi)
+        width = max(hi - lo, 1.0 / eta)
+        for _ in range(60):  # a member whose R* and R disagree: widen before giving up
+            if f_lo >= 0:
+                break
+            lo -= width
+            if not capped:
+                lo = max(lo, float(np.max(-s - self.upper / eta)))
+            width *= 2
+            f_lo, _ = log_mass(lo)
+            if not capped and lo <= float(np.max(-s - self.upper / eta)):
+                break
+        width = max(hi - lo, 1.0 / eta)
+        for _ in range(60):
+            if f_hi <= 0:
+                break
+            hi += width
+            width *= 2
+            f_hi, _ = log_mass(hi)
+        if not f_lo >= 0 >= f_hi:
+            raise FormulationMathError(
+                f"{label}: no beta makes d = grad R*(-eta (s + beta)) sum to 1 (sum d is "
+                f"{math.exp(min(f_lo, 700)):.6g} at beta = {lo:.6g} and "
+                f"{math.exp(min(f_hi, 700)):.6g} at beta = {hi:.6g}); conjugate(y) is not "
+                "the conjugate of regularizer(d), or its gradient does not grow without bound "
+                "at the edge of its domain (docs/theory.md, \"The domain of R* and the optimal "
+                "beta\")")
+        if f_lo == 0:
+            return lo
+        if f_hi == 0:
+            return hi
+        beta = hint if hint is not None and lo < hint < hi else 0.5 * (lo + hi)
+        for _ in range(200):
+            value, slope = log_mass(beta)
+            if value == 0:
+                return beta
+            if value > 0:
+                lo = beta
+            else:
+                hi = beta
+            step = value / slope if math.isfinite(value) and slope < 0 else math.nan
+            new = beta - step if math.isfinite(step) else math.nan
+            if not lo < new < hi:
+                new = 0.5 * (lo + hi)
+            if abs(new - beta) <= 1e-15 * (1.0 + abs(beta)) or \
+                    hi - lo <= 1e-15 * (1.0 + abs(beta)):
+                return new
+            beta = new
+        return beta
 
 
 class RegularizedLPBoost(Formulation):
@@ -122,22 +275,62 @@ class RegularizedLPBoost(Formulation):
     def range_bound(self) -> float:
         """B: R(d) <= B on the capped simplex {d >= 0, sum d = 1, d <= 1/nu}."""
 
+    # -- the derived numerics (compiled once from the two cvxpy expressions) -----------------
+    def derived_numerics(self) -> DerivedNumerics | None:
+        """R, R*, their gradients and curvatures as vectorized numpy, compiled from
+        ``regularizer`` and ``conjugate`` (:class:`DerivedNumerics`); None when they are not
+        separable in a form :mod:`dualboost.separable` reads (``numerics_reason`` says why),
+        and then every derived quantity comes from cvxpy per call (the reference numerics)."""
+        cached = self.__dict__.get("_derived_numerics", False)
+        if cached is False:
+            try:
+                cached = DerivedNumerics(self)
+                self.numerics_reason = None
+            except NotSeparable as exc:
+                cached, self.numerics_reason = None, str(exc)
+            self.__dict__["_derived_numerics"] = cached
+        return cached
+
     # -- numpy values, derived from the cvxpy expressions unless a fast path overrides ------
     def regularizer_value(self, d: np.ndarray) -> float:
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            return numerics.R.value(np.asarray(d, dtype=float))
+        return self.regularizer_value_reference(d)
+
+    def regularizer_value_reference(self, d: np.ndarray) -> float:
+        """R(d) by cvxpy's own evaluation of the declared expression."""
         value = self.regularizer(cp.Constant(np.asarray(d, dtype=float))).value
         return math.inf if value is None else float(value)
 
     def conjugate_value(self, y: np.ndarray) -> float:
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            return numerics.conj.value(np.asarray(y, dtype=float))
+        return self.conjugate_value_reference(y)
+
+    def conjugate_value_reference(self, y: np.ndarray) -> float:
+        """R*(y) by cvxpy's own evaluation of the declared expression (which does not know
+        the domain of every atom: ``inv_pos`` of a negative number is negative, not +inf)."""
         value = self.conjugate(cp.Constant(np.asarray(y, dtype=float))).value
         return math.inf if value is None else float(value)
 
     def conjugate_gradient(self, y: np.ndarray) -> np.ndarray:
-        """grad R*(y): the d that attains the sup (thesis (3.13) for the relative entropy).
+        """grad R*(y): the d that attains the sup (thesis (3.13) for the relative entropy);
+        +inf on coordinates where y lies beyond R*'s domain (the sup is unbounded there).
 
-        Derived from cvxpy's gradient of the declared conjugate; where cvxpy has none (at a kink
-        of a clipped power, at the edge of R*'s domain) it is the maximizer itself, solved for:
+        From the compiled conjugate (:meth:`derived_numerics`); otherwise cvxpy's gradient of
+        the declared conjugate, and where cvxpy has none the maximizer itself, solved for:
         argmax_d y.d - R(d) over R's domain is grad R*(y) (Danskin; unique as R is strictly
         convex)."""
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            terms, grad, _ = numerics.conj.evaluate(np.asarray(y, dtype=float))
+            return np.where(np.isfinite(terms), grad, np.inf)
+        return self.conjugate_gradient_reference(y)
+
+    def conjugate_gradient_reference(self, y: np.ndarray) -> np.ndarray:
+        """grad R*(y) from cvxpy's gradient of the declared conjugate (see above)."""
         y = np.asarray(y, dtype=float)
         variable = cp.Variable(self.N)
         variable.value = y
@@ -160,11 +353,38 @@ class RegularizedLPBoost(Formulation):
         return np.clip(np.asarray(d.value, dtype=float), 0.0, None)
 
     def regularizer_gradient(self, d: np.ndarray) -> np.ndarray:
-        """grad R(d), from cvxpy's gradient of the declared R (a fast path may override it)."""
+        """grad R(d), from the compiled R (or cvxpy's gradient of the declared R); a fast path
+        may override it."""
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            return numerics.R.gradient(np.asarray(d, dtype=float))
+        return self.regularizer_gradient_reference(d)
+
+    def regularizer_gradient_reference(self, d: np.ndarray) -> np.ndarray:
+        """grad R(d) from cvxpy's gradient of the declared expression."""
         variable = cp.Variable(self.N, nonneg=True)
         variable.value = np.asarray(d, dtype=float)
         grad = self.regularizer(variable).grad[variable]
         return np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
+
+    def inverse_curvature(self, d: np.ndarray) -> np.ndarray:
+        """h_n = 1 / R_n''(d_n) = (R*_n)''(grad R(d)_n): how fast d_n moves with its slack
+        margin (d = grad R*(-eta s)), the diagonal the projected-Newton master's Hessian needs
+        (:mod:`dualboost.masters.newton`). Derived from the compiled R; a member may declare it
+        in closed form (the relative entropy: h = d). Entries outside dom R are not finite."""
+        d = np.asarray(d, dtype=float)
+        numerics = self.derived_numerics()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if numerics is not None:
+                return 1.0 / numerics.R.curvature(d)
+            # central differences of grad R, one-sided where d + step leaves dom R
+            step = 1e-6 * np.abs(d)
+            middle = self.regularizer_gradient(d)
+            upper = self.regularizer_gradient(d + step)
+            lower = self.regularizer_gradient(d - step)
+            beyond = ~np.isfinite(upper)
+            upper[beyond], step_up = middle[beyond], np.where(beyond, 0.0, step)
+            return (step_up + step) / (upper - lower)
 
     def kkt_system(self, U: np.ndarray, d: np.ndarray) -> KKTSystem:
         """The active-set system of the primal (3.6) at d, assembled in numpy: stationarity
@@ -249,8 +469,14 @@ class RegularizedLPBoost(Formulation):
 
     def optimal_beta(self, U: np.ndarray, point) -> float:
         """The beta that makes grad R*(-eta (s + beta)) sum to 1 (thesis (3.16) for the relative
-        entropy). The mass is decreasing in beta, so a bracketed root finder finds it."""
+        entropy). The mass is decreasing in beta: a safeguarded Newton root inside a bracket
+        that keeps every -eta (s_n + beta) in dom R* (docs/theory.md, "The domain of R* and the
+        optimal beta")."""
         s = self._slack_margins(self.check_columns(U), point)
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            return numerics.beta(s, float(self.eta), False, None,
+                                 f"formulation {self.name!r}, optimal_beta")
 
         def excess(beta: float) -> float:
             return float(self.conjugate_gradient(-self.eta * (s + beta)).sum()) - 1.0
@@ -297,6 +523,9 @@ class RegularizedLPBoost(Formulation):
         """
         U = self.check_columns(U)
         w = np.asarray(w, dtype=float)
+        numerics = self.derived_numerics()
+        if numerics is not None:
+            return self._best_response_derived(numerics, U, w)
         if not self.has_caps:
             point = Multipliers(w=w)
             beta = self.optimal_beta(U, point)
@@ -332,21 +561,101 @@ class RegularizedLPBoost(Formulation):
         return Certificate(point, d, self.primal_objective(U, d),
                            self.dual_objective(U, Multipliers(w=w, psi=psi)))
 
+    def _best_response_derived(self, numerics: DerivedNumerics, U: np.ndarray,
+                               w: np.ndarray) -> Certificate:
+        """The best response from the compiled numerics: d_n = min(cap_n, grad R*_n(-eta (m_n +
+        beta))) with beta the root of sum(d) = 1 (warm-started at the previous call's beta),
+        psi_n = max(0, -grad R(cap)_n / eta - m_n - beta), and the bracket evaluated at exactly
+        that point (R* is evaluated only inside its domain: a capped coordinate's argument is
+        grad R(cap)_n)."""
+        m = U @ w
+        eta, capped = float(self.eta), self.has_caps
+        beta = numerics.beta(m, eta, capped, self.__dict__.get("_beta_hint"),
+                             f"formulation {self.name!r}, best_response")
+        self.__dict__["_beta_hint"] = beta
+        psi = np.zeros(self.N)
+        if capped:
+            psi = np.maximum(-numerics.ycap / eta - m - beta, 0.0)
+        y = -eta * (m + psi + beta)
+        terms, g, _ = numerics.conj.evaluate(y)
+        d = np.minimum(g, numerics.cap) if capped else g
+        point = Multipliers(w=w, beta=beta)
+        if capped:
+            point["psi"] = psi
+        if w.min(initial=0.0) < -1e-7 or abs(w.sum() - 1) > 1e-7:
+            dual = -math.inf
+        else:
+            penalty = float(np.sum(self.cap * psi)) if capped else 0.0
+            dual = -float(terms.sum()) / eta - beta - penalty
+        d = self.primal_feasible(d)
+        edges = U.T @ d
+        primal = (float(edges.max()) + numerics.R.value(d) / eta if self.in_domain(d)
+                  else math.inf)
+        return Certificate(point, d, primal, dual, edges=edges)
+
     def fast_master(self):
-        """The w-domain projected-Newton master (:mod:`dualboost.masters.newton`) when the
-        best response is numpy: written by hand (``best_response`` in ``fast_paths``; for the
-        relative entropy the capped entropic projection, thesis (3.11), §3.2.5) or derived from
-        hand-written ``conjugate_gradient`` and ``regularizer_gradient`` (a 1-D root for beta,
-        thesis (3.16) in general; the Newton curvature from grad R).
-        Otherwise None, and the run stays on the reference path (a cvxpy model per
-        iteration)."""
-        paths = set(type(self).fast_paths)
-        if "best_response" not in paths and not {"conjugate_gradient",
-                                                 "regularizer_gradient"} <= paths:
-            return None
+        """The w-domain projected-Newton master (:mod:`dualboost.masters.newton`) for every
+        member whose best response is numpy: written by hand (``best_response`` in
+        ``fast_paths``; for the relative entropy the capped entropic projection, thesis (3.11),
+        §3.2.5) or derived from the compiled declarations (:meth:`derived_numerics`: a 1-D
+        root for beta, thesis (3.16) in general; the Newton curvature from R'').
+        Otherwise (R or R* not separable in a form the compiler reads) None, and the run stays
+        on the reference path (a cvxpy model per iteration); ``fast_master_reason`` says why
+        and :func:`dualboost.engine.boost` warns on large N."""
         from .masters.newton import ProjectedNewtonMaster
 
+        self.fast_path_notes = self._check_fast_paths()
+        own_best_response = type(self).best_response is not RegularizedLPBoost.best_response
+        if not own_best_response and self.derived_numerics() is None:
+            self.fast_master_reason = (
+                f"the regularizer or its conjugate is not a sum of per-coordinate terms the "
+                f"derived numerics read ({self.numerics_reason})")
+            return None
+        self.fast_master_reason = None
         return ProjectedNewtonMaster(self)
+
+    def _check_fast_paths(self) -> list[str]:
+        """One line per declared fast path that is not written or that disagrees with the
+        derived numerics at two points (d0 and grad R(d0) - 1/2); the verifier's F1 row
+        checks them in full."""
+        notes = []
+        cls = type(self)
+        for name in cls.fast_paths:
+            if not callable(getattr(cls, name, None)):
+                notes.append(f"fast_paths lists {name!r}, which {cls.__name__} does not "
+                             "define: ignored")
+            elif name in _NUMPY_LINES and getattr(cls, name) is getattr(RegularizedLPBoost, name):
+                notes.append(f"fast_paths lists {name!r} but {cls.__name__} does not write it "
+                             "(the derived version runs)")
+        numerics = self.derived_numerics()
+        if numerics is None:
+            return notes
+        d0 = np.asarray(self.d0, dtype=float)
+        y = numerics.y0 - 0.5
+        derived = {"regularizer_value": lambda: numerics.R.value(d0),
+                   "regularizer_gradient": lambda: numerics.R.gradient(d0),
+                   "conjugate_value": lambda: numerics.conj.value(y),
+                   "conjugate_gradient": lambda: numerics.conj.gradient(y)}
+        given = {"regularizer_value": lambda: self.regularizer_value(d0),
+                 "regularizer_gradient": lambda: self.regularizer_gradient(d0),
+                 "conjugate_value": lambda: self.conjugate_value(y),
+                 "conjugate_gradient": lambda: self.conjugate_gradient(y)}
+        for name in _NUMPY_LINES:
+            if getattr(cls, name) is getattr(RegularizedLPBoost, name):
+                continue
+            try:
+                with np.errstate(all="ignore"):
+                    ours, theirs = np.asarray(given[name](), float), np.asarray(derived[name](),
+                                                                                float)
+                same = np.allclose(ours, theirs, rtol=1e-6, atol=1e-9)
+            except (ArithmeticError, ValueError, TypeError) as exc:
+                same, theirs = False, exc
+            if not same:
+                where = "d0" if "regularizer" in name else "y = grad R(d0) - 1/2"
+                notes.append(f"the hand-written {name} disagrees with the one derived from the "
+                             f"cvxpy declarations (at {where}); `python -m dualboost.verify` "
+                             "row F1 shows where")
+        return notes
 
     def _check(self) -> None:
         if self.caps_in_domain and self.nu >= self.N:

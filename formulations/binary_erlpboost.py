@@ -96,6 +96,11 @@ class BinaryERLPBoost(RegularizedLPBoost):
     def conjugate_gradient(self, y):
         return expit(logit(self.nu * self.d0) + y) / self.nu
 
+    def inverse_curvature(self, d):
+        """1 / R''(d) = d (1/nu - d) nu (R'' = 1/d + 1/(1/nu - d); thesis (3.27))."""
+        d = np.asarray(d, dtype=float)
+        return d * (1.0 - self.nu * d)
+
     def regularizer_gradient(self, d):
         c = 1.0 / self.nu
         return np.log(d / self.d0) - np.log((c - d) / (c - self.d0))

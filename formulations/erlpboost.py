@@ -70,6 +70,10 @@ class ERLPBoost(RegularizedLPBoost):
     def regularizer_gradient(self, d):
         return 1.0 + np.log(d / self.d0)
 
+    def inverse_curvature(self, d):
+        """1 / R''(d) = d (R'' = 1/d): the Newton master's curvature in closed form."""
+        return np.asarray(d, dtype=float)
+
     def optimal_beta(self, U, point):
         """(3.16): beta = -1/eta + (1/eta) ln sum_n d0_n exp(-eta (U w + psi)_n)."""
         s = self._slack_margins(self.check_columns(U), point)

@@ -54,6 +54,10 @@ class L2ERLPBoost(RegularizedLPBoost):
     def conjugate_gradient(self, y):
         return np.maximum(self.d0 + np.asarray(y, dtype=float) / self.N, 0.0)
 
+    def inverse_curvature(self, d):
+        """1 / R''(d) = 1/N (R'' = N)."""
+        return np.full(np.shape(d), 1.0 / self.N)
+
     def regularizer_gradient(self, d):
         return self.N * (np.asarray(d, dtype=float) - self.d0)
 

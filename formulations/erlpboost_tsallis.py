@@ -77,6 +77,10 @@ class TsallisERLPBoost(RegularizedLPBoost):
             d = np.maximum(g, 0.0) ** (-1 / (1 - self.q))
         return np.where(g > 0, d, np.inf)
 
+    def inverse_curvature(self, d):
+        """1 / R''(d) = d^(2-q) / q (R'' = q d^(q-2))."""
+        return np.power(np.clip(d, 0.0, None), 2 - self.q) / self.q
+
     def optimal_beta(self, U, point):
         """The beta with sum(d) = 1: g = c + t with c = g(-eta s) - min g(-eta s) >= 0 and
         t = (1-q) eta beta / q + min g(-eta s) > 0; the mass sum g^{-1/(1-q)} falls from >= 1 at

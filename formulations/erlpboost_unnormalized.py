@@ -60,6 +60,10 @@ class UnnormalizedERLPBoost(RegularizedLPBoost):
     def regularizer_gradient(self, d):
         return np.log(d / self.d0)
 
+    def inverse_curvature(self, d):
+        """1 / R''(d) = d, as for the relative entropy."""
+        return np.asarray(d, dtype=float)
+
     def optimal_beta(self, U, point):
         """beta_U = (1/eta) ln sum_n d0_n exp(-eta (U w + psi)_n) (thesis §3.2.6)."""
         s = self._slack_margins(self.check_columns(U), point)

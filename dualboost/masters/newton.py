@@ -100,11 +100,6 @@ class ProjectedNewtonMaster(Master):
         self._moment_generation = self._moment_updates = 0
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
-        # the relative entropy's curvature is known in closed form (1/R'' = d)
-        from formulations.erlpboost import ERLPBoost
-
-        self._entropy_curvature = (type(formulation).regularizer_gradient
-                                   is ERLPBoost.regularizer_gradient)
 
     # -- pieces ------------------------------------------------------------------------------
     def _evaluate(self, U: np.ndarray, w: np.ndarray):
@@ -217,26 +212,14 @@ class ProjectedNewtonMaster(Master):
         return self._columns[:, :t]
 
     def _inverse_curvature(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """1 / R''(x) on the given rows: exactly x for the relative entropy's gradient
-        1 + ln(x / d0); otherwise central differences of ``regularizer_gradient`` (a separable
-        R; for another R this is only a diagonal model, which the line search and the
-        certified stop keep correct)."""
+        """1 / R''(x) on the given rows, from the member: ``inverse_curvature(d)`` (declared in
+        closed form, e.g. x for the relative entropy, or derived from its R; for a
+        non-separable R only a diagonal model, which the line search and the certified stop
+        keep correct)."""
         f = self.formulation
-        if self._entropy_curvature:
-            return x
-        step = 1e-6 * x
         probe = np.asarray(getattr(f, "d0", np.full(f.N, 1.0 / f.N)), dtype=float).copy()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            probe[rows] = x
-            middle = f.regularizer_gradient(probe)[rows]
-            probe[rows] = x + step
-            upper = f.regularizer_gradient(probe)[rows]
-            probe[rows] = x - step
-            lower = f.regularizer_gradient(probe)[rows]
-            # one-sided where x + step leaves R's domain (the binary entropy near 1/nu)
-            beyond = ~np.isfinite(upper)
-            upper[beyond], step_up = middle[beyond], np.where(beyond, 0.0, step)
-            return (step_up + step) / (upper - lower)
+        probe[rows] = x
+        return np.asarray(f.inverse_curvature(probe), dtype=float)[rows]
 
     def _direction(self, U, w, d, g, mu, eps_active):
         """The Newton ascent direction on the face of the free weights.
