@@ -161,6 +161,47 @@ class DerivedNumerics:
             slope = -eta * float(h.sum())
         return float(d.sum()), slope, y, d
 
+    def _piece(self, s, eta, lo, hi, hint, log_mass) -> tuple[float, float]:
+        """Two consecutive breakpoints around the root. Coordinate n sits at its cap exactly
+        when beta <= b_n = -s_n - ycap_n / eta, so between consecutive b's the mass is a smooth
+        function (where Newton converges fast) and across them it has kinks (where it does
+        not). Galloping search from the hint's position, then bisection over the indices: about
+        2 log2(distance) evaluations, a few when the hint (the previous call's beta) is near."""
+        points = -s - self.ycap / eta
+        points = np.sort(points[(points > lo) & (points < hi)])
+        if points.size == 0:
+            return lo, hi
+        k = points.size
+        start = int(np.searchsorted(points, hint)) if hint is not None else k // 2
+        start = min(max(start, 0), k - 1)
+        # invariant: f >= 0 at index a (or at lo when a = -1), f <= 0 at index b (hi at b = k)
+        positive = log_mass(float(points[start]))[0] >= 0
+        a, b = (start, k) if positive else (-1, start)
+        step = 1
+        while True:  # gallop towards the sign change
+            probe = a + step if positive else b - step
+            if probe >= k or probe < 0:
+                break
+            if (log_mass(float(points[probe]))[0] >= 0) == positive:
+                if positive:
+                    a = probe
+                else:
+                    b = probe
+                step *= 2
+            else:
+                if positive:
+                    b = probe
+                else:
+                    a = probe
+                break
+        while b - a > 1:
+            middle = (a + b) // 2
+            if log_mass(float(points[middle]))[0] >= 0:
+                a = middle
+            else:
+                b = middle
+        return (float(points[a]) if a >= 0 else lo), (float(points[b]) if b < k else hi)
+
     def beta(self, s: np.ndarray, eta: float, capped: bool, hint: float | None,
              label: str) -> float:
         """The beta with mass(beta) = 1: a safeguarded Newton iteration on ln(mass) inside the
@@ -211,6 +252,8 @@ class DerivedNumerics:
             return lo
         if f_hi == 0:
             return hi
+        if capped:  # narrow to the piece between two breakpoints, where the mass is smooth
+            lo, hi = self._piece(s, eta, lo, hi, hint, log_mass)
         beta = hint if hint is not None and lo < hint < hi else 0.5 * (lo + hi)
         for _ in range(200):
             value, slope = log_mass(beta)
@@ -221,12 +264,12 @@ class DerivedNumerics:
             else:
                 hi = beta
             step = value / slope if math.isfinite(value) and slope < 0 else math.nan
+            tiny = 1e-15 * (1.0 + abs(beta))
+            if abs(step) <= tiny or hi - lo <= tiny:  # converged (round-off level)
+                return beta
             new = beta - step if math.isfinite(step) else math.nan
             if not lo < new < hi:
                 new = 0.5 * (lo + hi)
-            if abs(new - beta) <= 1e-15 * (1.0 + abs(beta)) or \
-                    hi - lo <= 1e-15 * (1.0 + abs(beta)):
-                return new
             beta = new
         return beta
 

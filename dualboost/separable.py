@@ -352,15 +352,14 @@ class SeparableFunction:
         """(terms phi_n(x_n), phi_n'(x_n), phi_n''(x_n)); +inf terms and nan derivatives
         outside the domain."""
         x = np.asarray(x, dtype=float)
+        N = self.N
         with np.errstate(all="ignore"):
             v, d1, d2, ok = self._node(x)
-            N = self.N
-            v = np.array(np.broadcast_to(v, (N,)), dtype=float)
-            d1 = np.array(np.broadcast_to(d1, (N,)), dtype=float)
-            d2 = np.array(np.broadcast_to(d2, (N,)), dtype=float)
-            outside = ~np.isfinite(x) if ok is None else ~(np.broadcast_to(ok, (N,))
-                                                          & np.isfinite(x))
+            v, d1, d2 = (np.array(np.broadcast_to(a, (N,)), dtype=float)
+                         if np.ndim(a) == 0 or np.shape(a) != (N,) else a for a in (v, d1, d2))
+            outside = ~np.isfinite(x) if ok is None else ~(ok & np.isfinite(x))
             if outside.any():
+                v, d1, d2 = v.copy(), d1.copy(), d2.copy()
                 v[outside], d1[outside], d2[outside] = np.inf, np.nan, np.nan
         return v, d1, d2
 
