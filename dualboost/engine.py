@@ -17,7 +17,7 @@ from .result import BoostResult, IterationRecord
 
 STOPPING_RULES = ("simple", "practical")
 
-__all__ = ["STOPPING_RULES", "boost", "restricted_lp_value"]
+__all__ = ["SLOW_PATH_N", "STOPPING_RULES", "boost", "restricted_lp_value", "slow_path_warnings"]
 
 
 def boost(
@@ -57,5 +57,38 @@ def boost(
         raise DualBoostInputError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
     runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, master=master,
                  **algorithm_params)
-    return run_loop(runner, oracle, max_iter=max_iter, progress=progress,
-                    time_limit=time_limit)
+    result = run_loop(runner, oracle, max_iter=max_iter, progress=progress,
+                      time_limit=time_limit)
+    if master == "auto" and solver is None:
+        result.warnings = list(result.warnings) + slow_path_warnings(formulation, result)
+    return result
+
+
+#: above this many examples a run on the reference path is worth a warning
+SLOW_PATH_N = 2000
+
+
+def slow_path_warnings(formulation: Formulation, result: BoostResult) -> list[dict]:
+    """At most one ``{"code": "slow_path", ...}`` entry: the fast path a formulation declared
+    was rejected (a hand-written numpy line that disagrees with its derived version, master
+    solves that fell back to the reference path), or a run with N > SLOW_PATH_N examples ran
+    on the reference path (a cvxpy model per iteration) because there is no fast master; with
+    the reason and the measured cost."""
+    reasons = list(getattr(formulation, "fast_path_notes", None) or [])
+    solved = [r for r in result.history if r.solved]
+    reference = [r for r in solved if r.path == "reference"]
+    fast = [r for r in solved if r.path != "reference"]
+    spent = sum(float(r.master_seconds or 0.0) for r in reference)
+    if reference and fast:
+        why = reference[0].status or ""
+        reasons.append(f"{len(reference)} of {len(solved)} master solves fell back to the "
+                       f"reference path (cvxpy), {spent:.2f} s of "
+                       f"{result.master_seconds:.2f} s master time (first: {why})")
+    elif reference and formulation.N > SLOW_PATH_N:
+        cause = getattr(formulation, "fast_master_reason", None) or "no fast master"
+        reasons.append(f"every master solve ran on the reference path (a cvxpy model per "
+                       f"iteration, {spent / len(reference):.2f} s each at N = "
+                       f"{formulation.N}) because {cause}")
+    if not reasons:
+        return []
+    return [{"code": "slow_path", "message": "; ".join(reasons)}]

@@ -632,8 +632,10 @@ class RegularizedLPBoost(Formulation):
             dual = -float(terms.sum()) / eta - beta - penalty
         d = self.primal_feasible(d)
         edges = U.T @ d
-        primal = (float(edges.max()) + numerics.R.value(d) / eta if self.in_domain(d)
-                  else math.inf)
+        # R at d clipped into [0, cap]: the projection may leave -1e-17 where d_n = 0, outside
+        # the domain of a power (in_domain allows 1e-7)
+        primal = (float(edges.max()) + numerics.R.value(np.clip(d, 0.0, self.cap)) / eta
+                  if self.in_domain(d) else math.inf)
         return Certificate(point, d, primal, dual, edges=edges)
 
     def fast_master(self):

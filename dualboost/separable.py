@@ -96,8 +96,15 @@ def _power_rule(p: float):
 
     def fractional(v):
         v = np.maximum(v, 0.0)
-        low = np.power(v, p - 2)
-        return low * v * v, p * low * v, p * (p - 1) * low
+        value = np.power(v, p)
+        first = p * value / v
+        second = (p - 1) * first / v
+        zero = v == 0  # 0/0 above: the limits 0^(p-1), 0^(p-2) instead
+        if zero.any():
+            first[zero] = p * 0.0 ** (p - 1) if p > 1 else np.inf
+            second[zero] = p * (p - 1) * 0.0 ** (p - 2) if p > 2 else \
+                (0.0 if p == 2 else np.inf * np.sign(p * (p - 1)))
+        return value, first, second
     if p < 0:
         def ok(v):
             return v > 0
