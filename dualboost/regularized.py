@@ -131,14 +131,17 @@ class DerivedNumerics:
         if callable(declared):
             upper = np.broadcast_to(np.asarray(declared(), dtype=float), (N,)).copy()
             inside = np.minimum(upper - 1e-12 * (1 + np.abs(upper)), found)
-            if np.any(upper < self.y0) or np.any(found < inside - 1e-9 * (1 + np.abs(inside))):
-                n = int(np.argmax(np.abs(np.minimum(upper, 1e300) - np.minimum(found, 1e300))))
+            # declared finite where R* is +inf, or a bound below grad R(d0), which R* must
+            # contain (grad R*(grad R(d0)) = d0)
+            beyond = upper > found + 1e-9 * (1 + np.abs(found))
+            if np.any(upper <= self.y0) or np.any(beyond):
+                n = int(np.argmax(beyond | (upper <= self.y0)))
                 raise FormulationMathError(
                     f"formulation {name!r}: conjugate_domain() = {upper[n]:.6g} at coordinate "
-                    f"{n}, but conjugate(y) is {'infinite' if found[n] < upper[n] else 'finite'}"
-                    f" beyond {found[n]:.6g} there (and grad R(d0)_n = {self.y0[n]:.6g} must lie"
-                    " inside): the declared domain contradicts R* (docs/theory.md, \"The domain"
-                    " of R* and the optimal beta\")")
+                    f"{n}, but conjugate(y) is infinite beyond {found[n]:.6g} there, and "
+                    f"grad R(d0)_n = {self.y0[n]:.6g} must lie inside: the declared domain "
+                    "contradicts R* or R (docs/theory.md, \"The domain of R* and the optimal "
+                    "beta\")")
             found = inside
         self.upper = found
         self.cap = cap
@@ -675,6 +678,8 @@ class RegularizedLPBoost(Formulation):
         numerics = self.derived_numerics()
         if numerics is None:
             return notes
+        if numerics.mismatch:
+            notes.append(numerics.mismatch)
         d0 = np.asarray(self.d0, dtype=float)
         y = numerics.y0 - 0.5
         derived = {"regularizer_value": lambda: numerics.R.value(d0),
