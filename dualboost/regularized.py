@@ -159,7 +159,9 @@ class DerivedNumerics:
             d = np.where(at_cap, self.cap, np.minimum(g, self.cap))
             slope = -eta * float(h.sum(where=~at_cap))
         else:
-            terms, g, h = self.conj.evaluate(y)
+            # beta >= max(-s - upper/eta) puts y <= upper; min() removes the round-off of
+            # -eta (s + beta) at the bracket's end
+            terms, g, h = self.conj.evaluate(np.minimum(y, self.upper))
             d = g
             slope = -eta * float(h.sum())
         return float(d.sum()), slope, y, d
