@@ -218,3 +218,23 @@ def test_walkthrough_output(path: Path, tmp_path: Path, monkeypatch: pytest.Monk
     for target in IMAGE.findall(path.read_text(encoding="utf-8")):
         if target.startswith("figures/"):
             assert (tmp_path / Path(target).name).is_file(), f"{target} was not regenerated"
+
+
+def _first_block(markdown: str, lang: str, after: str = "") -> str:
+    start = markdown.index(after) if after else 0
+    return next(b.text for b in parse_blocks(markdown[start:]) if b.lang == lang)
+
+
+def test_readme_swap_example_is_the_shipped_file():
+    """README's DoubledEntropy is docs/examples/doubled_entropy.py, which tests/test_swap_path.py
+    verifies and fits."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = _first_block(readme, "py", after="## Swap the regularizer")
+    shipped = (DOCS / "examples" / "doubled_entropy.py").read_text(encoding="utf-8")
+    assert block.strip() == shipped.strip()
+
+
+def test_walkthrough_file_is_the_shipped_file():
+    page = (DOCS / "walkthrough_swap_regularizer.md").read_text(encoding="utf-8")
+    shipped = (DOCS / "examples" / "power43.py").read_text(encoding="utf-8")
+    assert _first_block(page, "python").strip() == shipped.strip()
