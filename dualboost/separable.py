@@ -94,6 +94,13 @@ def _power_rule(p: float):
             return low * v * v, k * low * v, k * (k - 1) * low
         return integer, None
 
+    if p == -1:
+        def inverse(v):
+            inv = 1.0 / v
+            square = inv * inv
+            return inv, -square, 2.0 * square * inv
+        return inverse, (lambda v: v > 0)
+
     def fractional(v):
         v = np.maximum(v, 0.0)
         value = np.power(v, p)
@@ -176,6 +183,14 @@ class _Compiler:
                 raise NotSeparable(f"a constant of shape {value.shape} in {expr}")
             value = float(value) if value.size == 1 and value.ndim == 0 else value
             return "const", lambda x, v=value: (v, 0.0, 0.0, None)
+        affine = self._affine(expr)
+        if affine is not None:  # a x + b: two numpy operations, whatever the tree's depth
+            a, b = affine
+            if isinstance(a, float) and a == 1.0:
+                if isinstance(b, float) and b == 0.0:
+                    return "elem", lambda x: (x, 1.0, 0.0, None)
+                return "elem", lambda x: (x + b, 1.0, 0.0, None)
+            return "elem", lambda x: (a * x + b, a, 0.0, None)
         name = type(expr).__name__
         if isinstance(expr, Promote):
             kind, fn = self.compile(expr.args[0])
@@ -227,6 +242,59 @@ class _Compiler:
             return "elem", self._elementwise(expr)
         raise NotSeparable(f"{name} ({expr}) is not a sum of per-coordinate terms")
 
+    def _constant(self, expr):
+        value = np.asarray(expr.value, dtype=float)
+        if value.size not in (1, self.N) or value.ndim > 1:
+            return None
+        return float(value.reshape(-1)[0]) if value.size == 1 else value.reshape(-1)
+
+    def _affine(self, expr):
+        """(a, b) with expr = a * x + b entrywise (a, b scalars or length-N constants), or None
+        when expr is not such an affine map of x (constants alone are not: None)."""
+        if isinstance(expr, cp.Variable):
+            return (1.0, 0.0) if expr is self.variable else None
+        if expr.is_constant():
+            return None
+        parts = []
+        if isinstance(expr, Promote):
+            return self._affine(expr.args[0]) if expr.args[0].size == 1 else None
+        if isinstance(expr, NegExpression):
+            inner = self._affine(expr.args[0])
+            return None if inner is None else (-inner[0], -inner[1])
+        if isinstance(expr, AddExpression):
+            a, b = 0.0, 0.0
+            for arg in expr.args:
+                if arg.is_constant():
+                    c = self._constant(arg)
+                    if c is None:
+                        return None
+                    b = b + c
+                    continue
+                part = self._affine(arg)
+                if part is None:
+                    return None
+                a, b = a + part[0], b + part[1]
+            return a, b
+        if isinstance(expr, (MulExpression, multiply)):
+            left, right = expr.args
+            if isinstance(expr, multiply) or left.size == 1 or right.size == 1:
+                for const, other in ((left, right), (right, left)):
+                    if const.is_constant() and not other.is_constant():
+                        c = self._constant(const)
+                        inner = self._affine(other)
+                        if c is None or inner is None:
+                            return None
+                        return c * inner[0], c * inner[1]
+            return None
+        if isinstance(expr, DivExpression) and expr.args[1].is_constant():
+            c = self._constant(expr.args[1])
+            inner = self._affine(expr.args[0])
+            if c is None or inner is None:
+                return None
+            return inner[0] / c, inner[1] / c
+        del parts
+        return None
+
     def _elem(self, arg, parent) -> tuple[str, Node]:
         kind, fn = self.compile(arg)
         if kind == "sum":
@@ -242,14 +310,29 @@ class _Compiler:
         N = self.N
         fns = [(k, fn) for k, fn in parts]
 
+        # the constants summed once (a scalar one spread over the N terms of a sum)
+        constant = 0.0
+        for k, fn in fns:
+            if k == "const":
+                v = fn(None)[0]
+                constant = constant + (v / N if kind == "sum" else v)
+        varying = [fn for k, fn in fns if k != "const"]
+        if kind == "const":
+            return kind, lambda x: (constant, 0.0, 0.0, None)
+        if len(varying) == 1:
+            only = varying[0]
+
+            def shifted(x):
+                v, d1, d2, ok = only(x)
+                return v + constant, d1, d2, ok
+            return kind, shifted
+
         def add(x):
-            value, first, second, ok = 0.0, 0.0, 0.0, None
-            for k, fn in fns:
+            value, first, second, ok = varying[0](x)
+            for fn in varying[1:]:
                 v, d1, d2, o = fn(x)
-                if kind == "sum" and k == "const":
-                    v = v / N  # a scalar constant spread over the N terms
                 value, first, second, ok = value + v, first + d1, second + d2, _and(ok, o)
-            return value, first, second, ok
+            return value + constant, first, second, ok
         return kind, add
 
     def _product(self, expr, inner: bool) -> tuple[str, Node]:
@@ -266,6 +349,11 @@ class _Compiler:
         if inner and (a.ndim > 1 or b.ndim > 1):
             raise NotSeparable(f"a matrix product in {expr}")
         kind = "sum" if inner and vector else ("const" if ka == kb == "const" else "elem")
+
+        if "const" in (ka, kb) and ka != kb:  # a constant factor: three products
+            c = (fa if ka == "const" else fb)(None)[0]
+            other = fb if ka == "const" else fa
+            return kind, lambda x: _scale(other(x), c)
 
         def product(x):
             va, a1, a2, oa = fa(x)
