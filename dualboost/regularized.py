@@ -217,14 +217,27 @@ class DerivedNumerics:
             edge = float(np.max(-s - self.upper / eta))  # y_n <= upper_n for every n
             lo = max(lo, edge)
 
+        memo: dict[float, tuple[float, float]] = {}
+
         def log_mass(beta):
+            if beta in memo:
+                return memo[beta]
             mass, slope, _, _ = self.mass(s, eta, beta, capped)
             if not mass > 0:
-                return -math.inf, math.nan
-            if not math.isfinite(mass):
-                return math.inf, math.nan
-            return math.log(mass), slope / mass
+                out = -math.inf, math.nan
+            elif not math.isfinite(mass):
+                out = math.inf, math.nan
+            else:
+                out = math.log(mass), slope / mass
+            memo[beta] = out
+            return out
 
+        if capped and hint is not None and lo < hint < hi:
+            # warm start: mass(lo) >= 1 >= mass(hi) holds for a consistent pair (class
+            # docstring), so the ends are evaluated only if the answer does not check out
+            beta = self._solve(s, eta, capped, hint, lo, hi, log_mass)
+            if abs(log_mass(beta)[0]) <= 1e-9:
+                return beta
         f_lo, _ = log_mass(lo)
         f_hi, _ = log_mass(hi)
         width = max(hi - lo, 1.0 / eta)
@@ -257,6 +270,10 @@ class DerivedNumerics:
             return lo
         if f_hi == 0:
             return hi
+        return self._solve(s, eta, capped, hint, lo, hi, log_mass)
+
+    def _solve(self, s, eta, capped, hint, lo, hi, log_mass) -> float:
+        """The root in [lo, hi] (mass(lo) >= 1 >= mass(hi)): the smooth piece, then Newton."""
         if capped:  # narrow to the piece between two breakpoints, where the mass is smooth
             lo, hi = self._piece(s, eta, lo, hi, hint, log_mass)
         beta = hint if hint is not None and lo < hint < hi else 0.5 * (lo + hi)
