@@ -16,9 +16,10 @@ column per iteration, so a cached compilation would need every formulation to be
 against a padded parameter. Measured on breast cancer (nu = 0.2 N, eps = 0.01, stumps), the
 compilation is 43% of LPBoost's reference master time (0.90 of 2.08 s, T = 40) and at most a
 third of ERLPBoost's (the Clarabel solves take 3.2 of 4.9 s, T = 35); the fast masters here
-compile nothing, and every shipped formulation has one except the Tsallis regularizer (no numpy
-gradient of R): LPBoost (``highs_lp``), the regularized family (``newton``), SoftBoost and
-TotalBoost (``softboost_newton``). The output's P_LP^T is solved by sifting over the examples
+compile nothing, and every shipped formulation has one: LPBoost (``highs_lp``), the regularized
+family (``newton``; every member whose R and R* are sums of per-coordinate terms, with numerics
+compiled from its cvxpy declarations, :mod:`dualboost.separable`), SoftBoost and TotalBoost
+(``softboost_newton``). The output's P_LP^T is solved by sifting over the examples
 (``sifting``) from the last master's w.
 """
 
