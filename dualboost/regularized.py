@@ -145,23 +145,59 @@ class DerivedNumerics:
             found = inside
         self.upper = found
         self.cap = cap
+        #: the member itself when it writes numpy conjugate_value, conjugate_gradient and
+        #: inverse_curvature that agree with the compiled ones (then the beta search and the best
+        #: response use them: the optional speed-up); None otherwise
+        self.numpy = None
+        self.numpy_rejected = None
+        lines = ("conjugate_value", "conjugate_gradient", "inverse_curvature")
+        if all(getattr(type(f), k) is not getattr(RegularizedLPBoost, k) for k in lines):
+            self.numpy_rejected = self._disagreement(f)
+            self.numpy = None if self.numpy_rejected else f
         self.ycap = self.R.gradient(cap) if f.has_caps else None
         if self.ycap is not None and not np.all(np.isfinite(self.ycap)):
             raise NotSeparable(f"{name}: regularizer(d) has no finite gradient at the cap "
                                "1/nu")
+
+    def _disagreement(self, f) -> str | None:
+        """Where the member's numpy R*, grad R* or 1/R'' differs from the compiled ones (at
+        grad R(d0) and half a unit below it), or None."""
+        for y in (self.y0, self.y0 - 0.5):
+            with np.errstate(all="ignore"):
+                terms, g, h = self.conj.evaluate(y)
+                given_g = np.asarray(f.conjugate_gradient(y), dtype=float)
+                given_h = np.asarray(f.inverse_curvature(g), dtype=float)
+                given_v = float(f.conjugate_value(y))
+            for what, ours, theirs in (("conjugate_value", given_v, float(terms.sum())),
+                                       ("conjugate_gradient", given_g, g),
+                                       ("inverse_curvature", given_h[g > 0], h[g > 0])):
+                if not np.allclose(ours, theirs, rtol=1e-6, atol=1e-12):
+                    return (f"the hand-written {what} disagrees with the one derived from the "
+                            "cvxpy declarations: the derived numerics run instead (about 1-2x "
+                            "the time); `python -m dualboost.verify` row F1 shows where")
+        return None
+
+    def gradient_and_curvature(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(grad R*(y), R*''(y)): the member's numpy lines when accepted, else compiled."""
+        if self.numpy is not None:
+            g = np.asarray(self.numpy.conjugate_gradient(y), dtype=float)
+            h = np.asarray(self.numpy.inverse_curvature(g), dtype=float)
+            return g, np.where(g > 0, h, 0.0)
+        _, g, h = self.conj.evaluate(y)
+        return g, h
 
     def mass(self, s: np.ndarray, eta: float, beta: float, capped: bool) -> tuple:
         """(mass of d(beta), its derivative in beta, y, the evaluation at the clipped y)."""
         y = -eta * (s + beta)
         if capped:
             at_cap = y >= self.ycap
-            terms, g, h = self.conj.evaluate(np.minimum(y, self.ycap))
+            g, h = self.gradient_and_curvature(np.minimum(y, self.ycap))
             d = np.where(at_cap, self.cap, np.minimum(g, self.cap))
             slope = -eta * float(h.sum(where=~at_cap))
         else:
             # beta >= max(-s - upper/eta) puts y <= upper; min() removes the round-off of
             # -eta (s + beta) at the bracket's end
-            terms, g, h = self.conj.evaluate(np.minimum(y, self.upper))
+            g, h = self.gradient_and_curvature(np.minimum(y, self.upper))
             d = g
             slope = -eta * float(h.sum())
         return float(d.sum()), slope, y, d
@@ -642,7 +678,12 @@ class RegularizedLPBoost(Formulation):
         if capped:
             psi = np.maximum(-numerics.ycap / eta - m - beta, 0.0)
         y = -eta * (m + psi + beta)
-        terms, g, _ = numerics.conj.evaluate(y)
+        if numerics.numpy is not None:
+            g = np.asarray(self.conjugate_gradient(y), dtype=float)
+            conjugate = float(self.conjugate_value(y))
+        else:
+            terms, g, _ = numerics.conj.evaluate(y)
+            conjugate = float(terms.sum())
         d = np.minimum(g, numerics.cap) if capped else g
         point = Multipliers(w=w, beta=beta)
         if capped:
@@ -651,7 +692,7 @@ class RegularizedLPBoost(Formulation):
             dual = -math.inf
         else:
             penalty = float(np.sum(self.cap * psi)) if capped else 0.0
-            dual = -float(terms.sum()) / eta - beta - penalty
+            dual = -conjugate / eta - beta - penalty
         d = self.primal_feasible(d)
         edges = U.T @ d
         # R at d clipped into [0, cap]: the projection may leave -1e-17 where d_n = 0, outside
@@ -699,6 +740,9 @@ class RegularizedLPBoost(Formulation):
             return notes
         if numerics.mismatch:
             notes.append(numerics.mismatch)
+        if numerics.numpy_rejected:
+            notes.append(numerics.numpy_rejected)
+            return notes
         d0 = np.asarray(self.d0, dtype=float)
         y = numerics.y0 - 0.5
         derived = {"regularizer_value": lambda: numerics.R.value(d0),

@@ -291,3 +291,28 @@ def test_documented_members_fit_certified_on_the_fast_master(name):
     assert result.status == "converged"
     assert result.master_paths == {"projected-newton": result.iterations}
     assert not [w for w in result.warnings if w["code"] == "slow_path"]
+
+
+def test_wrong_numpy_lines_are_rejected_with_a_warning_and_the_fit_stays_fast():
+    """A hand-written conjugate_gradient 1% off: the derived numerics run instead, fit says so
+    once (slow_path), and every master solve still runs on the projected-Newton master."""
+    from dualboost.api import run
+    from formulations.erlpboost_tsallis import TsallisERLPBoost
+
+    class Off(TsallisERLPBoost):
+        name = "tsallis_off"
+
+        def conjugate_gradient(self, y):
+            return 1.01 * super().conjugate_gradient(y)
+
+    f = Off(30, nu=3.0, eps=0.1)
+    assert f.derived_numerics().numpy is None
+    assert TsallisERLPBoost(30, nu=3.0, eps=0.1).derived_numerics().numpy is not None
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=80) > 0, 1.0, -1.0)
+    result = run(X, y, formulation=Off, nu_frac=0.2, eps=0.1)
+    slow = [w for w in result.warnings if w["code"] == "slow_path"]
+    # (Tsallis's conjugate_value is written through conjugate_gradient: it is off too)
+    assert len(slow) == 1 and "disagrees" in slow[0]["message"]
+    assert result.master_paths == {"projected-newton": result.iterations}
