@@ -269,8 +269,13 @@ class DerivedNumerics:
             return out
 
         if capped and hint is not None and lo < hint < hi:
-            # warm start: mass(lo) >= 1 >= mass(hi) holds for a consistent pair (class
-            # docstring), so the ends are evaluated only if the answer does not check out
+            # warm start: Newton from the previous beta (the master's consecutive calls differ
+            # little, so this usually ends in a few evaluations)
+            local = self._local_newton(s, eta, hint, lo, hi, log_mass)
+            if local is not None:
+                return local
+            # mass(lo) >= 1 >= mass(hi) holds for a consistent pair (class docstring), so the
+            # ends are evaluated only if the answer does not check out
             beta = self._solve(s, eta, capped, hint, lo, hi, log_mass)
             if abs(log_mass(beta)[0]) <= 1e-9:
                 return beta
@@ -307,6 +312,31 @@ class DerivedNumerics:
         if f_hi == 0:
             return hi
         return self._solve(s, eta, capped, hint, lo, hi, log_mass)
+
+    def _local_newton(self, s, eta, hint, lo, hi, log_mass) -> float | None:
+        """Newton steps from ``hint`` (at most five, inside [lo, hi]); the converged beta, or
+        None (the caller then searches the pieces)."""
+        # semismooth Newton (the slope of the current piece), kept inside the bracket of
+        # the points evaluated so far; kinks rarely stop it when the root moved little
+        left, right = lo, hi
+        beta = hint
+        for _ in range(5):
+            value, slope = log_mass(beta)
+            if value == 0:
+                return beta
+            if not (math.isfinite(value) and slope < 0):
+                return None
+            if value > 0:
+                left = beta
+            else:
+                right = beta
+            step = value / slope
+            if abs(step) <= 1e-15 * (1.0 + abs(beta)):
+                return beta
+            beta = beta - step
+            if not left < beta < right:
+                return None
+        return None
 
     def _solve(self, s, eta, capped, hint, lo, hi, log_mass) -> float:
         """The root in [lo, hi] (mass(lo) >= 1 >= mass(hi)): the smooth piece, then Newton."""
