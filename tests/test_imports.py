@@ -33,9 +33,6 @@ CONCRETE = ("formulations",)
 #: import edges that other open changes remove (each named; the integrator deletes this list
 #: when they have all landed). An edge listed here that is gone makes its test fail (strict).
 KNOWN_EDGES: dict[tuple[str, str], str] = {
-    ("dualboost.masters.newton", "formulations.erlpboost"):
-        "the Newton master's special case for the relative entropy's curvature (the member "
-        "declares it instead: being removed)",
     ("dualboost.masters.highs_lp", "dualboost.masters.sifting"):
         "highs_lp <-> sifting (being removed)",
 }
