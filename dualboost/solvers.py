@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 import cvxpy as cp
 
 from .errors import DualBoostInputError, SolverFailure
+from .masters.highs_run import silence_banner
+from .run_control import current
 
 LP_ORDER: tuple[str, ...] = ("HIGHS", "CLARABEL", "ECOS", "SCS")
 EXP_ORDER: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS")
@@ -43,6 +45,11 @@ SOLVER_OPTIONS: dict[str, dict] = {
     "HIGHS": {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
     "MOSEK": {},
 }
+
+#: each solver's own time limit option (seconds): the run's remaining time goes there
+#: (dualboost.run_control); ECOS has none, its solves are checked before they start
+TIME_LIMIT_OPTION: dict[str, str] = {"CLARABEL": "time_limit", "SCS": "time_limit_secs",
+                                     "HIGHS": "time_limit"}
 
 
 @dataclass
@@ -133,16 +140,28 @@ def solve(
 
     ``certify`` is called after an ``optimal`` or ``optimal_inaccurate`` solve: it returns True
     when the formulation's own primal-dual gap check passes.
-    Raises :class:`SolverFailure` when no solver is accepted.
+    Raises :class:`SolverFailure` when no solver is accepted. Inside a run with a time limit
+    (:mod:`dualboost.run_control`) each solver gets the remaining time as its own limit, and
+    :class:`dualboost.run_control.TimeLimitReached` is raised once it has passed (no further
+    solver is tried then).
     """
+    control = current()
     attempts: list[Attempt] = []
     for name in order if order is not None else solver_order(kind, solver):
+        options = dict(SOLVER_OPTIONS.get(name, {}))
+        if control is not None:
+            control.check(f"the {name} solve")
+            remaining = control.remaining()
+            if remaining is not None and name in TIME_LIMIT_OPTION:
+                options[TIME_LIMIT_OPTION[name]] = max(remaining, 1e-3)
+        if name == "HIGHS":
+            silence_banner()  # cvxpy builds its own HiGHS model, which would print it
         start = time.perf_counter()
         try:
             with warnings.catch_warnings():
                 # the status carries the same information; the caller's certificate decides
                 warnings.simplefilter("ignore", UserWarning)
-                problem.solve(solver=name, **SOLVER_OPTIONS.get(name, {}))
+                problem.solve(solver=name, **options)
             status = problem.status
             message = ""
         except cp.error.SolverError as exc:
@@ -151,6 +170,8 @@ def solve(
             status, message = "solver_error", f"{type(exc).__name__}: {exc}".splitlines()[0]
         seconds = time.perf_counter() - start
         attempts.append(Attempt(name, status, seconds, message))
+        if control is not None and status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+            control.check(f"the {name} solve")  # stopped by the run's time limit
         if status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) and certify is not None:
             accepted = bool(certify())
             if not accepted:

@@ -109,14 +109,17 @@ def test_sign_columns_take_the_sparse_rows_and_match_the_reference_path(nu, seed
                        np.arange(N, dtype=float) @ A)
 
 
-def test_a_solve_that_does_not_end_optimal_is_rerun_with_the_perturbation():
-    """run_optimal: a first run() that stops short (a stall cut by the pivot limit) is run
-    again with HiGHS's cost perturbation, which is switched off again afterwards."""
-    from dualboost.masters.highs_lp import HIGHS_OPTIONS, PERTURBED, run_optimal
+def test_an_unperturbed_budget_that_does_not_end_optimal_goes_on_perturbed():
+    """run_optimal: by default one run() with HiGHS's cost perturbation on (a degenerate LP
+    can stall the unperturbed dual simplex); with a budget, first at most that many pivots
+    without it, then (when that did not end optimal) on from there with it, the options
+    restored afterwards."""
+    from dualboost.masters.highs_run import HIGHS_OPTIONS, UNPERTURBED, run_optimal
 
     class Recorder:
         def __init__(self, statuses):
-            self.statuses, self.options, self.runs = list(statuses), dict(HIGHS_OPTIONS), []
+            self.statuses, self.runs = list(statuses), []
+            self.options = {**HIGHS_OPTIONS, "simplex_iteration_limit": 10**6}
 
         def run(self):
             self.runs.append(dict(self.options))
@@ -131,15 +134,39 @@ def test_a_solve_that_does_not_end_optimal_is_rerun_with_the_perturbation():
         def setOptionValue(self, key, value):
             self.options[key] = value
 
-    key = next(iter(PERTURBED))
-    h = Recorder(["Iteration limit reached", "Optimal"])
-    assert run_optimal(h) is True
-    assert [r[key] for r in h.runs] == [0.0, PERTURBED[key]]
-    assert h.options[key] == HIGHS_OPTIONS[key] == 0.0
+        def getOptionValue(self, key):
+            return self.options[key]
+
+    key = next(iter(UNPERTURBED))
+    assert HIGHS_OPTIONS[key] == 1.0  # perturbed unless a budget says otherwise
     h = Recorder(["Optimal"])
-    assert run_optimal(h) is True and len(h.runs) == 1
+    assert run_optimal(h) is True
+    assert [r[key] for r in h.runs] == [1.0]
+    h = Recorder(["Iteration limit reached", "Optimal"])
+    assert run_optimal(h, unperturbed=30) is True
+    assert [(r[key], r["simplex_iteration_limit"]) for r in h.runs] == [(0.0, 30),
+                                                                          (1.0, 10**6)]
+    assert h.options[key] == 1.0 and h.options["simplex_iteration_limit"] == 10**6
+    h = Recorder(["Optimal"])
+    assert run_optimal(h, unperturbed=30) is True and len(h.runs) == 1
     h = Recorder(["Unknown", "Unknown"])
-    assert run_optimal(h) is False and h.options[key] == 0.0
+    assert run_optimal(h, unperturbed=30) is False and h.options[key] == 1.0
+
+
+def test_a_degenerate_lp_with_optimum_zero_converges():
+    """Examples repeated with both labels make the soft-margin optimum 0 for every
+    hypothesis (a distribution balanced on the pairs gives every column edge 0): the LP is
+    degenerate (every complementary column tight at the optimum). LPBoost's LP master
+    converges there, certified, with value 0 (the degenerate LPs of a9a's LPBoost)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(150, 4))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=150) > 0, 1.0, -1.0)
+    X, y = np.vstack([X, X]), np.concatenate([y, -y])  # every point with both labels
+    f = LPBoost(y.size, nu=0.3 * y.size, eps=0.01)
+    result = boost(f, StumpOracle().fit(X, y), max_iter=200)
+    assert result.status == "converged"
+    assert {r.path for r in result.history if r.solved} == {"highs-warm"}
+    assert abs(result.dual_objective) <= 1e-9 and abs(result.primal_objective) <= 1e-9
 
 
 @pytest.mark.parametrize("N", [10, 20])

@@ -22,6 +22,7 @@ from ..formulation import Formulation, Multipliers
 from ..margins import soft_margin
 from ..params import Param, resolve_params
 from ..result import BoostResult, IterationRecord
+from ..run_control import RunControl, TimeLimitReached, running
 
 
 @dataclass
@@ -163,13 +164,19 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
              time_limit: float | None = None) -> BoostResult:
     """Run ``algorithm`` with a fitted ``oracle`` for at most ``max_iter`` master steps.
 
-    ``time_limit`` (seconds, None = no limit) is checked after each step: once the loop has run
-    that long the run ends with status ``"time_limit"``. A ``KeyboardInterrupt`` (Ctrl-C) during
-    the loop ends it with status ``"interrupted"``: the step under way is abandoned (the
-    algorithms replace their state only after a completed, certified master solve) and the
-    result is the algorithm's ``output()`` at its last certified master solve, so the bracket
-    Theta <= optimum <= P of that solve still holds. An interrupt before any master solve was
-    certified is re-raised (there is nothing to keep).
+    ``time_limit`` (seconds, None = no limit) holds inside a step too: the loop publishes a
+    :class:`dualboost.run_control.RunControl` whose remaining time the solvers are given (HiGHS,
+    Clarabel, SCS) and whose clock sifting and the HiGHS callbacks check; once the limit has
+    passed the run ends with status ``"time_limit"``, the step under way abandoned (like an
+    interrupted one, below). A limit that passes before the first certified master solve is a
+    :class:`DualBoostInputError` (nothing to keep). The same control hands a
+    :class:`dualboost.run_control.SolveProgress` every couple of seconds to ``progress.pulse``
+    when the progress hook has that method, so a long master solve shows that it runs. A
+    ``KeyboardInterrupt`` (Ctrl-C) during the loop ends it with status ``"interrupted"``: the
+    step under way is abandoned (the algorithms replace their state only after a completed,
+    certified master solve) and the result is the algorithm's ``output()`` at its last certified
+    master solve, so the bracket Theta <= optimum <= P of that solve still holds. An interrupt
+    before any master solve was certified is re-raised (there is nothing to keep).
     """
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise DualBoostInputError(f"max_iter must be a positive integer, got {max_iter!r}")
@@ -178,51 +185,81 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                 or not time_limit > 0 or not np.isfinite(time_limit):
             raise DualBoostInputError(f"time_limit must be a positive number of seconds or "
                                       f"None, got {time_limit!r}")
-    start = time.perf_counter()
+    control = RunControl(time_limit, progress)
+    start = control.start
     hypotheses: list = []
     history: list[IterationRecord] = []
     algorithm.message = f"stopped after max_iter = {max_iter} master solves"
     pending = None  # the hypothesis handed to the step under way
+    t = 0
+
+    def solves() -> int:
+        return sum(1 for r in history if r.solved)
+
+    def stop_by_time(where: str) -> None:
+        elapsed = time.perf_counter() - start
+        algorithm.done = False
+        algorithm.status = "time_limit"
+        algorithm.message = (f"stopped by time_limit = {time_limit:g} s {where} after "
+                             f"{solves()} master solves ({elapsed:.1f} s); the last "
+                             "certified master solve is kept")
+
     try:
-        for t in range(1, int(max_iter) + 2):
-            tick = time.perf_counter()
-            others: list = []
-            if algorithm.wants_candidates and hasattr(oracle, "candidates"):
-                (h, u), *others = oracle.candidates(algorithm.d)
-            else:
-                h, u = oracle.best(algorithm.d)
-            oracle_seconds = time.perf_counter() - tick
-            pending = h
-            algorithm.accepted_extra = []
-            # only an algorithm that asked for candidates takes the ``extra`` keyword
-            extra = {"extra": [np.asarray(v, dtype=float) for _, v in others]} if others else {}
-            record = algorithm.step(t, np.asarray(u, dtype=float), may_solve=t <= max_iter,
-                                    **extra)
-            pending = None
-            record.oracle_seconds = oracle_seconds
-            if record.solved or algorithm.done:
-                history.append(record)
-                if record.solved:
-                    hypotheses.append(h)
-                    hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
-                if progress:
-                    progress(record)
-            if algorithm.done or t > max_iter:
-                break
-            elapsed = time.perf_counter() - start
-            if time_limit is not None and elapsed >= time_limit:
-                algorithm.status = "time_limit"
-                algorithm.message = (f"stopped by time_limit = {time_limit:g} s after "
-                                     f"{len(hypotheses)} master solves ({elapsed:.1f} s); the "
-                                     "last certified master solve is kept")
-                break
+        with running(control):
+            for t in range(1, int(max_iter) + 2):
+                control.begin_step(t)
+                tick = time.perf_counter()
+                others: list = []
+                if algorithm.wants_candidates and hasattr(oracle, "candidates"):
+                    (h, u), *others = oracle.candidates(algorithm.d)
+                else:
+                    h, u = oracle.best(algorithm.d)
+                oracle_seconds = time.perf_counter() - tick
+                if t > 1 and control.expired():  # the oracle ran past the limit
+                    stop_by_time("before master step t = " + str(t))
+                    break
+                pending = h
+                algorithm.accepted_extra = []
+                # only an algorithm that asked for candidates takes the ``extra`` keyword
+                extra = ({"extra": [np.asarray(v, dtype=float) for _, v in others]}
+                         if others else {})
+                record = algorithm.step(t, np.asarray(u, dtype=float),
+                                        may_solve=t <= max_iter, **extra)
+                pending = None
+                record.oracle_seconds = oracle_seconds
+                if record.solved or algorithm.done:
+                    history.append(record)
+                    if record.solved:
+                        hypotheses.append(h)
+                        hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
+                    if progress:
+                        progress(record)
+                        control.touched()
+                if algorithm.done or t > max_iter:
+                    break
+                if control.expired():
+                    stop_by_time("")
+                    break
+    except TimeLimitReached:
+        # the limit passed inside a step (a master solve, a sifting round): that step is
+        # abandoned like an interrupted one, the last certified master solve is kept
+        if not any(r.solved for r in history):
+            raise DualBoostInputError(
+                f"time_limit = {time_limit:g} s passed before the first master solve was "
+                "certified: there is no bracket to keep; give a longer time limit") from None
+        stop_by_time(f"in master step t = {t}")
+        abandoned = True
     except KeyboardInterrupt:
         if not any(r.solved for r in history):
             raise
         algorithm.done = False
         algorithm.status = "interrupted"
-        algorithm.message = (f"interrupted after {len(hypotheses)} master solves; the last "
+        algorithm.message = (f"interrupted after {solves()} master solves; the last "
                              "certified master solve is kept")
+        abandoned = True
+    else:
+        abandoned = False
+    if abandoned:
         # an algorithm that stores a column before its solve (SoftBoost) keeps it in its
         # output; the hypothesis of that column is the pending one
         if pending is not None and algorithm.U.shape[1] == len(hypotheses) + 1:

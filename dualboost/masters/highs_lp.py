@@ -46,156 +46,22 @@ the engine's ``gap_tol`` the iteration falls back to the reference path
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from . import Master, MasterSolve
+from .highs_run import HIGHS_OPTIONS, pivot_limit, run_optimal
+from .lp_rows import EdgeRows, add_edge_rows, soft_margin_model, sparse_lines
+from .sifting import sifted_soft_margin_lp
 
-#: HiGHS options: silent, dual simplex, the tolerances of dualboost.solvers.SOLVER_OPTIONS
-HIGHS_OPTIONS = {
-    "output_flag": False,
-    "log_to_console": False,
-    "presolve": "off",
-    "solver": "simplex",
-    "simplex_strategy": 1,  # dual simplex: a new row keeps the old basis dual feasible
-    # devex pricing: dual steepest-edge weights are recomputed after every added row, which
-    # cost more than the pivots they save (german, nu = 0.2 N: 22.7 s -> 9.7 s for T = 275)
-    "simplex_dual_edge_weight_strategy": 1,
-    "primal_feasibility_tolerance": 1e-10,
-    "dual_feasibility_tolerance": 1e-10,
-    # no random cost perturbation: the d have cost 0, so HiGHS perturbs nearly every cost and
-    # removes the perturbation again after each solve, pivots that a re-solve from an optimal
-    # basis does not need (20 LPBoost runs on UCI-shaped and scikit-learn data, nu = 0.2 N and
-    # 0.5 N: 10.8 -> 8.8 s in all; german nu = 0.2 N 2.6 -> 1.1 s). A solve that does not end
-    # optimal this way (a stall on a degenerate vertex) is re-run with the perturbation on
-    # (:data:`PERTURBED`) before anything falls back.
-    "dual_simplex_cost_perturbation_multiplier": 0.0,
-}
-
-#: HiGHS's default cost perturbation, for the re-run of a solve that did not end optimal
-PERTURBED = {"dual_simplex_cost_perturbation_multiplier": 1.0}
+# the row builders and HiGHS's options live in lp_rows and highs_run (shared with sifting);
+# they are named here too, where the LP master's docstring explains them
+__all__ = ["HIGHS_OPTIONS", "EdgeRows", "HighsLPMaster", "add_edge_rows", "pivot_limit",
+           "run_optimal", "soft_margin_model", "sparse_lines"]
 
 
-def pivot_limit(size: int) -> int:
-    """Simplex pivots allowed to one solve of an LP over ``size`` examples (a stall without the
-    perturbation is cut short and re-run with it): far above what a solve takes (a few
-    thousand at N ~ 1,000)."""
-    return 40 * size + 1000
-
-
-def run_optimal(h) -> bool:
-    """``h.run()``; when it does not end optimal (the unperturbed dual simplex can stall on a
-    degenerate vertex), once more from where it stopped with HiGHS's cost perturbation on.
-    True when the model ends optimal."""
-    h.run()
-    if h.modelStatusToString(h.getModelStatus()) == "Optimal":
-        return True
-    for key, value in PERTURBED.items():
-        h.setOptionValue(key, value)
-    try:
-        h.run()
-    finally:
-        for key in PERTURBED:
-            h.setOptionValue(key, HIGHS_OPTIONS[key])
-    return h.modelStatusToString(h.getModelStatus()) == "Optimal"
-
-
-@dataclass
-class EdgeRows:
-    """The edge rows of (2.3) in the form HiGHS is given (module docstring), one per column of
-    U: row q is ``sum_n A[n, q] d_n + delta_coef[q] delta`` in ``[lower[q], upper[q]]`` (bounds
-    for sum(d) = 1; infinite bounds are HiGHS's kHighsInf), A the indicator of the column's
-    error set (``errors``), of its accuracy set (``accuracy``), or U itself on a column that is
-    not +-1 (:meth:`coefficients`); the thesis's multipliers are read back from HiGHS's row
-    duals by :meth:`multipliers`. Only the per-column forms are stored: the rows of A an LP
-    needs are made from U's (an N x t copy per solve costs as much as the solve at large N)."""
-
-    errors: np.ndarray
-    accuracy: np.ndarray
-
-    @classmethod
-    def of(cls, U: np.ndarray) -> EdgeRows:
-        """The forms of the columns U: +-1 columns on the smaller of their two sets."""
-        N = U.shape[0]
-        n_wrong = np.count_nonzero(U == -1.0, axis=0)
-        sign = n_wrong + np.count_nonzero(U == 1.0, axis=0) == N
-        errors = sign & (2 * n_wrong <= N)
-        return cls(errors=errors, accuracy=sign & ~errors)
-
-    def followed_by(self, other: EdgeRows) -> EdgeRows:
-        """These rows, then ``other``'s (the columns of another block of U)."""
-        return EdgeRows(np.concatenate([self.errors, other.errors]),
-                        np.concatenate([self.accuracy, other.accuracy]))
-
-    def coefficients(self, U_rows: np.ndarray) -> np.ndarray:
-        """A's rows for the given rows of U (same columns)."""
-        return np.where(self.errors, U_rows == -1.0,
-                        np.where(self.accuracy, U_rows == 1.0, U_rows)).astype(float)
-
-    def weighted_sum(self, U_rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """``weights @ A[rows]`` from ``e = weights @ U[rows]`` alone: on +-1 columns the
-        indicator of u = -1 (+1) is (1 - u)/2 ((1 + u)/2)."""
-        e = weights @ U_rows
-        total = float(weights.sum())
-        return np.where(self.errors, (total - e) / 2, np.where(self.accuracy, (total + e) / 2, e))
-
-    @property
-    def delta_coef(self) -> np.ndarray:
-        return np.where(self.errors, -1.0, np.where(self.accuracy, 1.0, 2.0))
-
-    @property
-    def lower(self) -> np.ndarray:
-        return np.where(self.errors, 0.0, -np.inf)
-
-    @property
-    def upper(self) -> np.ndarray:
-        return np.where(self.errors, np.inf, 1.0)
-
-    def multipliers(self, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """(w, beta) of (2.2) from the row duals y (row 0: sum(d); then one row per column):
-        ``w_q = y_q/2`` (error row), ``-y_q/2`` (accuracy row), ``-y_q`` (other)."""
-        w_factor = np.where(self.errors, 0.5, np.where(self.accuracy, -0.5, -1.0))
-        beta_factor = np.where(self.errors | self.accuracy, -0.5, 0.0)
-        return w_factor * y[1:], -float(y[0]) + float(beta_factor @ y[1:])
-
-
-def sparse_lines(B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(starts, indices, values) of the nonzeros of B line by line (HiGHS's packed rows of a
-    row-wise block, or packed columns of B^T)."""
-    nonzero = B != 0.0
-    counts = np.count_nonzero(nonzero, axis=1)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
-    return starts, np.nonzero(nonzero)[1].astype(np.int32), B[nonzero]
-
-
-def soft_margin_model(N: int, caps: np.ndarray | float | None, options: dict):
-    """A HiGHS model of (2.3) in the form of the module docstring, without its edge rows yet:
-    columns d_0..d_{N-1} (bounds [0, caps_n]; [0, inf) with ``caps=None``), then
-    delta = (1 - gamma)/2 (cost -2, i.e. gamma - 1; free); row 0 is sum(d) = 1 (beta)."""
-    import highspy
-
-    h = highspy.Highs()
-    for key, value in options.items():
-        h.setOptionValue(key, value)
-    costs, lower, upper = np.zeros(N + 1), np.zeros(N + 1), np.full(N + 1, np.inf)
-    costs[N], lower[N] = -2.0, -np.inf
-    if caps is not None:
-        upper[:N] = caps
-    h.addCols(N + 1, costs, lower, upper, 0, np.zeros(N + 1, dtype=np.int32),
-              np.zeros(0, dtype=np.int32), np.zeros(0))
-    h.addRow(1.0, 1.0, N, np.arange(N, dtype=np.int32), np.ones(N))
-    return h
-
-
-def add_edge_rows(h, U_new: np.ndarray) -> EdgeRows:
-    """One edge row per column of U_new added to a :func:`soft_margin_model`, in the form of
-    :class:`EdgeRows` (returned)."""
-    rows = EdgeRows.of(U_new)
-    starts, index, values = sparse_lines(np.column_stack([rows.coefficients(U_new).T,
-                                                          rows.delta_coef]))
-    h.addRows(U_new.shape[1], rows.lower, rows.upper, values.size, starts, index, values)
-    return rows
+#: the unperturbed pivots a warm re-solve may try first: this many plus so many per new row,
+#: on LPs over at most UNPERTURBED_MAX_N examples
+UNPERTURBED_PIVOTS, UNPERTURBED_PIVOTS_PER_ROW, UNPERTURBED_MAX_N = 200, 20, 5000
 
 
 class HighsLPMaster(Master):
@@ -235,8 +101,6 @@ class HighsLPMaster(Master):
                                       and self.N >= 8 * (2 * (t + 1) + 100))
 
     def _sifted(self, U: np.ndarray, gap_tol: float) -> MasterSolve | None:
-        from .sifting import sifted_soft_margin_lp
-
         t = U.shape[1]
         w_start = None  # uniform weights (sifted_soft_margin_lp)
         if self._w is not None:
@@ -295,7 +159,14 @@ class HighsLPMaster(Master):
         self._U = U.copy()
 
         h = self._highs
-        if not run_optimal(h):
+        # a warm re-solve of a small LP first tries some pivots per new row without the cost
+        # perturbation (dualboost.masters.highs_run): cheaper when it ends there (german,
+        # nu = 0.2 N, eps = 0.01: every re-solve did, at most 335 pivots), and a stall on a
+        # degenerate vertex costs that budget only; on a large LP a pivot costs milliseconds and
+        # the budget would cost seconds, so it is perturbed from the start
+        budget = (UNPERTURBED_PIVOTS_PER_ROW * (t - known) + UNPERTURBED_PIVOTS
+                  if known and self.N <= UNPERTURBED_MAX_N else 0)
+        if not run_optimal(h, unperturbed=budget):
             status = h.modelStatusToString(h.getModelStatus())
             self._highs = None  # rebuild from scratch next time
             return self.reference(U, gap_tol, f"HiGHS status {status!r}")

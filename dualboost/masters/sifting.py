@@ -20,7 +20,7 @@ This is the classical sifting (sprint) method for LPs with many more columns tha
 one solve the working-set LP is one HiGHS model: entering examples are added as columns (at
 d_n = 0) and the right-hand sides updated, and HiGHS continues from its basis (twonorm N = 1e4,
 LPBoost, T = 100: 10.9 s with a cold model per round, 6.7 s warm). The edge rows are written
-as the LP master writes them (:class:`dualboost.masters.highs_lp.EdgeRows`: a +-1 column on
+as the LP master writes them (:class:`dualboost.masters.lp_rows.EdgeRows`: a +-1 column on
 its error or accuracy set, about half the nonzeros; the multipliers read back per row). The
 result is not trusted on its own: the caller certifies it with the formulation's exact bracket.
 """
@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .highs_lp import HIGHS_OPTIONS, EdgeRows, pivot_limit, run_optimal, sparse_lines
+from ..run_control import current
+from .highs_run import HIGHS_OPTIONS, new_highs, pivot_limit, run_optimal
+from .lp_rows import EdgeRows, sparse_lines
 
 __all__ = ["SiftedLP", "sifted_soft_margin_lp"]
 
@@ -91,7 +93,10 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     rows = EdgeRows.of(U)  # the edge rows as HiGHS is given them (sparse on +-1 columns)
     h = None
     in_model = np.zeros(0, dtype=int)  # the examples that are columns of h, in column order
+    control = current()  # the run's time limit and progress hook (dualboost.run_control)
     for rounds in range(1, max_rounds + 1):
+        if control is not None:
+            control.check(f"sifting round {rounds}")
         working = np.flatnonzero(status == 1)
         capped = status == -1
         n_capped = int(np.count_nonzero(capped))
@@ -100,7 +105,9 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             return None  # the fixed part leaves no feasible working set (cannot happen from the
             # placement above; guarded so that a wrong d is never returned)
         # the capped examples' part of each edge row moves to its bounds
-        fixed = rows.weighted_sum(U[capped], cap[capped]) if n_capped else np.zeros(t)
+        # (over all of U with zero weights off the capped set: a matrix-vector product, where
+        # U[capped] copied most of U every round)
+        fixed = rows.weighted_sum(U, np.where(capped, cap, 0.0)) if n_capped else np.zeros(t)
         row_lower = np.append(mass, rows.lower - fixed)
         row_upper = np.append(mass, rows.upper - fixed)
         if h is None:
@@ -117,7 +124,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             _add_examples(h, U, rows, cap, new)
             in_model = np.concatenate([in_model, new])
             h.changeRowsBounds(t + 1, np.arange(t + 1, dtype=np.int32), row_lower, row_upper)
-        if not run_optimal(h):
+        if not run_optimal(h, what=f"HiGHS dual simplex, sifting round {rounds} "
+                                   f"({working.size} of {N} examples)"):
             return None
         solution = h.getSolution()
         w, beta = rows.multipliers(np.asarray(solution.row_dual, dtype=float))
@@ -189,10 +197,7 @@ def _working_lp(U: np.ndarray, rows: EdgeRows, cap: np.ndarray, working: np.ndar
 
     N, t = U.shape
     inf = highspy.kHighsInf
-    h = highspy.Highs()
-    for key, value in HIGHS_OPTIONS.items():
-        h.setOptionValue(key, value)
-    h.setOptionValue("simplex_iteration_limit", pivot_limit(N))
+    h = new_highs({**HIGHS_OPTIONS, "simplex_iteration_limit": pivot_limit(N)})
     h.addRows(t + 1, row_lower, row_upper, 0, np.zeros(t + 1, dtype=np.int32),
               np.zeros(0, dtype=np.int32), np.zeros(0))
     h.addCols(1, np.array([-2.0]), np.array([-inf]), np.array([inf]), t,

@@ -1,0 +1,176 @@
+"""Running HiGHS for dualboost: silent models, and solves that end optimal, on time, visibly.
+
+* :func:`new_highs`: a ``highspy.Highs`` whose options are set before it can print anything.
+  highspy's constructor registers its callbacks, and HiGHS writes its banner ("Running HiGHS
+  ...") at that moment when ``output_flag`` is still on, so the model is made silent first.
+  :func:`silence_banner` does the same once per process for models that dualboost does not
+  build (cvxpy's HIGHS interface makes its own).
+* :func:`run_optimal`: one solve of a model. The dual simplex runs with HiGHS's random cost
+  perturbation on: the soft-margin LPs are highly degenerate (the d have cost 0; on noisy data
+  the optimum is 0 and every column in a complementary pair is tight), and without the
+  perturbation the dual simplex can stall for hundreds of thousands of pivots (make_classification
+  N = 10^4, nu = 0.1 N, t = 252: a sifting round did not finish in 100 s, 0.04 s perturbed).
+  A warm re-solve from an optimal basis may first try a short budget of pivots without the
+  perturbation (``unperturbed``): the perturbation costs pivots of its own (HiGHS perturbs
+  nearly every cost and removes it again after the solve), which dominate a re-solve that
+  needs a few pivots; past the budget it continues perturbed from where it stopped.
+* The run's control (:mod:`dualboost.run_control`): its remaining time is HiGHS's
+  ``time_limit``, and while a solve runs HiGHS's simplex callback pulses the progress hook and
+  interrupts the solve once the limit has passed; a solve stopped that way raises
+  :class:`dualboost.run_control.TimeLimitReached`.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+
+from ..run_control import TimeLimitReached, current
+
+__all__ = ["HIGHS_OPTIONS", "UNPERTURBED", "new_highs", "pivot_limit", "run_optimal",
+           "silence_banner"]
+
+#: HiGHS options: silent, dual simplex, the tolerances of dualboost.solvers.SOLVER_OPTIONS
+HIGHS_OPTIONS = {
+    "output_flag": False,
+    "log_to_console": False,
+    "presolve": "off",
+    "solver": "simplex",
+    "simplex_strategy": 1,  # dual simplex: a new row keeps the old basis dual feasible
+    # devex pricing: dual steepest-edge weights are recomputed after every added row, which
+    # cost more than the pivots they save (german, nu = 0.2 N: 22.7 s -> 9.7 s for T = 275)
+    "simplex_dual_edge_weight_strategy": 1,
+    "primal_feasibility_tolerance": 1e-10,
+    "dual_feasibility_tolerance": 1e-10,
+    # HiGHS's default cost perturbation (module docstring; a solve may start without it)
+    "dual_simplex_cost_perturbation_multiplier": 1.0,
+}
+
+#: the options of a budgeted first attempt without the cost perturbation (module docstring)
+UNPERTURBED = {"dual_simplex_cost_perturbation_multiplier": 0.0}
+
+_STOPPED = ("Time limit reached", "Interrupted by user")
+
+
+def pivot_limit(size: int) -> int:
+    """Simplex pivots allowed to one solve of an LP over ``size`` examples: far above what a
+    perturbed solve takes (a few thousand at N ~ 10^4), a guard against a solver that loops."""
+    return 40 * size + 1000
+
+
+@functools.lru_cache(maxsize=1)
+def _quiet_class() -> type:
+    import highspy
+
+    class QuietHighs(highspy.Highs):
+        """highspy.Highs with its output off before the constructor enables the callbacks
+        (the moment HiGHS writes its banner)."""
+
+        def enableCallbacks(self) -> None:  # noqa: N802 (highspy's name)
+            self.setOptionValue("output_flag", False)
+            super().enableCallbacks()
+
+    return QuietHighs
+
+
+def new_highs(options: dict | None = None):
+    """A silent ``highspy.Highs`` with ``options`` set (module docstring)."""
+    h = _quiet_class()()
+    for key, value in (options or {}).items():
+        h.setOptionValue(key, value)
+    return h
+
+
+_banner_lock = threading.Lock()
+_banner_done = False
+
+
+def silence_banner() -> None:
+    """Let HiGHS write its once-per-process banner into /dev/null, so that no later model (cvxpy
+    builds its own, with output on at construction) prints it. Harmless where the standard
+    output is not a file descriptor (the banner then goes wherever HiGHS writes)."""
+    global _banner_done
+    if _banner_done:
+        return
+    with _banner_lock:
+        if _banner_done:
+            return
+        _banner_done = True
+        import highspy
+
+        try:
+            sys.stdout.flush()
+            saved = os.dup(1)
+        except (OSError, ValueError, AttributeError):
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 1)
+            highspy.Highs()  # writes the banner (to /dev/null) and records it as written
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(null)
+
+
+def _option(h, key: str):
+    """An option's value (highspy returns (status, value) in some versions)."""
+    value = h.getOptionValue(key)
+    return value[1] if isinstance(value, tuple) else value
+
+
+def _status(h) -> str:
+    return h.modelStatusToString(h.getModelStatus())
+
+
+def _run(h, control, what: str) -> str:
+    """One ``h.run()`` under the run's control; returns HiGHS's model status."""
+    handler = None
+    if control is not None:
+        remaining = control.remaining()
+        if remaining is not None:
+            if remaining <= 0.0:
+                raise TimeLimitReached(f"time limit {control.time_limit:g} s reached before "
+                                       f"{what}")
+            h.setOptionValue("time_limit", float(remaining))
+        if control.wants_pulses:
+            def handler(event) -> None:
+                out = event.data_out
+                if control.pulse(what, int(out.simplex_iteration_count),
+                                 float(out.objective_function_value)):
+                    event.interrupt()
+
+            h.cbSimplexInterrupt.subscribe(handler)
+    try:
+        h.run()
+    finally:
+        if handler is not None:
+            h.cbSimplexInterrupt.unsubscribe(handler)
+    status = _status(h)
+    if status in _STOPPED and control is not None and control.expired():
+        raise TimeLimitReached(f"time limit {control.time_limit:g} s reached in {what}")
+    return status
+
+
+def run_optimal(h, unperturbed: int = 0, what: str = "HiGHS dual simplex") -> bool:
+    """``h.run()`` (module docstring): with ``unperturbed`` > 0 first at most that many pivots
+    without the cost perturbation, then (when that did not end optimal) on from there with it.
+    True when the model ends optimal; raises :class:`TimeLimitReached` when the run's time
+    limit stopped the solve."""
+    control = current()
+    if unperturbed > 0:
+        limit = _option(h, "simplex_iteration_limit")
+        for key, value in UNPERTURBED.items():
+            h.setOptionValue(key, value)
+        h.setOptionValue("simplex_iteration_limit", int(unperturbed))
+        try:
+            status = _run(h, control, what)
+        finally:
+            for key in UNPERTURBED:
+                h.setOptionValue(key, HIGHS_OPTIONS[key])
+            h.setOptionValue("simplex_iteration_limit", limit)
+        if status == "Optimal":
+            return True
+    return _run(h, control, what) == "Optimal"
