@@ -29,6 +29,12 @@ Instances (``--suite``; a comma-separated list of):
                    the acceptance of issue 8 runs (the project does not ship them)
 ``quick``          twonorm with N = 200, eps 0.05 (seconds; used by tests/test_bench.py)
 ``all``            german, breast_cancer, uci_like, a9a, twonorm (the default)
+``scale``          the default configuration of ``dualboost fit`` (nu = 0.1 N, default eps),
+                   both algorithms, on make_classification (50 features, 10 informative, 5%
+                   label noise) at N = 1e4, 3e4, 1e5: time, master solves, T, peak memory,
+                   status, certified gap, and the growth exponent of time in N; each run in a
+                   fresh process, BLAS threads not pinned, ``--default-time-limit`` each
+``a9a_lpboost``    a9a LPBoost, nu/N 0.3, eps 0.01, in the same table as ``scale``
 
 The reference path on big instances (uci_like, a9a, twonorm N >= 1e4) would take very long; it
 is skipped with a note unless ``--reference-big`` is given. Where a target of issue 8 needs the
@@ -685,13 +691,121 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+# --------------------------------------------------------------------------------------------
+# The default configuration at scale: each run a fresh process (peak memory), defaults as a user
+# gets them (no BLAS pinning), a time limit so that a stuck run still ends the table
+# --------------------------------------------------------------------------------------------
+#: suites of this section: make_classification 5% label noise N = 1e4, 3e4, 1e5 (both
+#: algorithms at the defaults of `dualboost fit`), and a9a LPBoost (nu/N 0.3, eps 0.01)
+DEFAULT_SUITES = ("scale", "a9a_lpboost")
+SCALE_SIZES = (10_000, 30_000, 100_000)
+#: `dualboost fit`'s default nu/N (dualboost.cli.DEFAULT_NU_FRAC)
+FIT_DEFAULT_NU_FRAC = 0.1
+
+_CHILD = r"""
+import json, resource, sys, time
+spec = json.loads(sys.argv[1])
+import numpy as np
+from dualboost.api import run
+if spec["data"] == "a9a":
+    from dualboost.data import load_dataset, shared_data_dir
+    data = load_dataset(str(shared_data_dir() / "a9a.train"), n_features=123)
+    X, y = data.X, data.y
+else:
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n_samples=spec["N"], n_features=50, n_informative=10,
+                               flip_y=0.05, random_state=0)
+    y = np.where(y > 0, 1.0, -1.0)
+start = time.perf_counter()
+res = run(X, y, formulation=spec["algorithm"], nu_frac=spec["nu_frac"], eps=spec["eps"],
+          time_limit=spec["time_limit"])
+print(json.dumps({"seconds": time.perf_counter() - start, "status": res.status,
+                  "solves": sum(bool(r.solved) for r in res.history), "T": res.iterations,
+                  "gap": res.duality_gap, "soft_margin": res.soft_margin,
+                  "primal": res.primal_objective, "dual": res.dual_objective,
+                  "master_seconds": res.master_seconds, "oracle_seconds": res.oracle_seconds,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def default_specs(names: list[str], time_limit: float) -> list[dict]:
+    """The runs of the DEFAULT_SUITES named in ``names``."""
+    specs = []
+    if "scale" in names:
+        specs += [{"name": f"scale N={N:.0e}".replace("+0", ""), "data": "scale", "N": N,
+                   "algorithm": algorithm, "nu_frac": FIT_DEFAULT_NU_FRAC, "eps": None,
+                   "time_limit": time_limit}
+                  for algorithm in ("lpboost", "erlpboost") for N in SCALE_SIZES]
+    if "a9a_lpboost" in names and shared_file("a9a.train") is not None:
+        specs.append({"name": "a9a", "data": "a9a", "N": 29_305, "algorithm": "lpboost",
+                      "nu_frac": 0.3, "eps": 0.01, "time_limit": time_limit})
+    return specs
+
+
+def run_default(spec: dict) -> dict:
+    """One run in a fresh interpreter; its time, iterations, status, certified gap and peak
+    resident memory (getrusage of the child)."""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(spec)], capture_output=True,
+                          text=True, env=env, cwd=root)
+    row = dict(spec)
+    if proc.returncode != 0:
+        row.update(status=f"error: {proc.stderr.strip().splitlines()[-1][:120]}")
+        return row
+    row.update(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return row
+
+
+def default_growth(rows: list[dict]) -> list[tuple[str, float]]:
+    """The exponent of time in N from the smallest to the largest scale run, per algorithm."""
+    out = []
+    for algorithm in ("lpboost", "erlpboost"):
+        runs = sorted((r for r in rows if r["data"] == "scale" and r["algorithm"] == algorithm
+                       and "seconds" in r), key=lambda r: r["N"])
+        if len(runs) >= 2 and runs[0]["seconds"] > 0:
+            out.append((algorithm, math.log(runs[-1]["seconds"] / runs[0]["seconds"])
+                        / math.log(runs[-1]["N"] / runs[0]["N"])))
+    return out
+
+
+def default_table(rows: list[dict]) -> Table:
+    table = Table(title="Default configuration at scale (fresh process per run; no BLAS "
+                  "pinning; stopped by the time limit if not converged)")
+    for column in ("instance", "algorithm", "N", "seconds", "solves", "T", "peak MB",
+                   "status", "certified gap", "soft margin"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(r["name"], r["algorithm"], str(r["N"]), _num(r.get("seconds"), ".1f"),
+                      str(r.get("solves", "-")), str(r.get("T", "-")),
+                      _num(r.get("peak_mb"), ".0f"), str(r.get("status")),
+                      _num(r.get("gap"), ".2g"), _num(r.get("soft_margin"), ".4g"))
+    return table
+
+
+def run_defaults(names: list[str], time_limit: float, console: Console, log: Console) -> list:
+    rows = []
+    for spec in default_specs(names, time_limit):
+        log.print(f"[dim]{spec['name']} {spec['algorithm']} ...[/dim]")
+        rows.append(run_default(spec))
+    if rows:
+        console.print(default_table(rows))
+        for algorithm, slope in default_growth(rows):
+            console.print(f"growth of {algorithm}'s time from N = {SCALE_SIZES[0]:.0e} to "
+                          f"{SCALE_SIZES[-1]:.0e}: N^{slope:.2f}")
+    return rows
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="Time LPBoost and ERLPBoost (fast and reference master paths) on a suite "
                     "of instances and certify them against the full stump LP.")
-    p.add_argument("--suite", type=_csv((*SUITES, "all")), default=["all"],
+    p.add_argument("--suite", type=_csv((*SUITES, *DEFAULT_SUITES, "all")), default=["all"],
                    help="comma-separated: german, breast_cancer, uci_like, a9a, twonorm, quick, "
-                        "all (default all)")
+                        "all (default all); scale, a9a_lpboost: the default configuration at "
+                        "scale (separate table)")
+    p.add_argument("--default-time-limit", type=float, default=300.0, metavar="SECONDS",
+                   help="time limit of each scale / a9a_lpboost run (default 300)")
     p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost", "softboost")),
                    default=["lpboost", "erlpboost"],
                    help="default lpboost,erlpboost; softboost (Algorithm 3.1) on request")
@@ -738,6 +852,13 @@ def main(argv: list[str] | None = None) -> int:
     notes: list[str] = []
     rows: list[dict] = []
     lps: list[dict] = []
+    default_rows = run_defaults(args.suite, args.default_time_limit, console, log)
+    if default_rows and all(name in DEFAULT_SUITES for name in args.suite):
+        if args.json:
+            Path(args.json).write_text(json.dumps({"machine": machine(),
+                                                   "default_rows": default_rows},
+                                                  indent=2, default=float) + "\n")
+        return 0
     with threadpool_limits(limits=args.blas_threads):
         for inst in suite_instances(args.suite, args.twonorm_T, args.twonorm_sizes):
             inst_rows, inst_lps = run_instance(inst, args, log, notes)
@@ -747,6 +868,7 @@ def main(argv: list[str] | None = None) -> int:
     print_report(console, rows, lines, notes, args)
     if args.json:
         report = {"machine": machine(), "arguments": vars(args), "rows": rows,
+                  "default_rows": default_rows,
                   "full_lp": lps, "targets": lines, "notes": list(dict.fromkeys(notes)),
                   "thesis_a9a": THESIS_A9A}
         Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")

@@ -59,6 +59,9 @@ __all__ = ["HIGHS_OPTIONS", "EdgeRows", "HighsLPMaster", "add_edge_rows", "pivot
            "run_optimal", "soft_margin_model", "sparse_lines"]
 
 
+#: sifting gives up (for the rest of the run) once its working set exceeds N / this
+SIFTING_MAX_SHARE = 4
+
 #: the unperturbed pivots a warm re-solve may try first: this many plus so many per new row,
 #: on LPs over at most UNPERTURBED_MAX_N examples
 UNPERTURBED_PIVOTS, UNPERTURBED_PIVOTS_PER_ROW, UNPERTURBED_MAX_N = 200, 20, 5000
@@ -109,8 +112,12 @@ class HighsLPMaster(Master):
         caps = getattr(self.formulation, "cap", None) if self.caps else None
         sifted = sifted_soft_margin_lp(U, self.nu, w_start,
                                        caps=caps if np.ndim(caps) == 1 else None,
-                                       working_start=self._support)
+                                       working_start=self._support,
+                                       max_working=self.N // SIFTING_MAX_SHARE)
         if sifted is None:
+            # (a degenerate LP: its working set grew to a large part of the LP) the whole LP's
+            # warm dual simplex from here on
+            self.sifting = False
             return None
         self._support = sifted.support
         certificate = self.formulation.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
