@@ -113,11 +113,13 @@ class HighsLPMaster(Master):
         sifted = sifted_soft_margin_lp(U, self.nu, w_start,
                                        caps=caps if np.ndim(caps) == 1 else None,
                                        working_start=self._support,
-                                       max_working=self.N // SIFTING_MAX_SHARE)
-        if sifted is None:
+                                       max_working=(None if self.sifting is True
+                                                    else self.N // SIFTING_MAX_SHARE))
+        if sifted is None and self.sifting is None:
             # (a degenerate LP: its working set grew to a large part of the LP) the whole LP's
             # warm dual simplex from here on
             self.sifting = False
+        if sifted is None:
             return None
         self._support = sifted.support
         certificate = self.formulation.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)

@@ -164,7 +164,7 @@ def run_optimal(h, unperturbed: int = 0, what: str = "HiGHS dual simplex") -> bo
         limit = _option(h, "simplex_iteration_limit")
         for key, value in UNPERTURBED.items():
             h.setOptionValue(key, value)
-        h.setOptionValue("simplex_iteration_limit", int(unperturbed))
+        h.setOptionValue("simplex_iteration_limit", min(int(unperturbed), int(limit)))
         try:
             status = _run(h, control, what)
         finally:
