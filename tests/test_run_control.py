@@ -123,3 +123,20 @@ def test_no_highs_banner_on_a_quiet_fit(extra, tmp_path):
     assert out.returncode in (0, 3), out.stderr
     assert "Running HiGHS" not in out.stdout + out.stderr
     assert "Copyright" not in out.stdout + out.stderr
+
+
+def test_the_limit_counts_from_now_on_a_model_that_ran_before():
+    """HiGHS's ``time_limit`` is on a model's run time summed over its runs: a warm re-solve
+    of a model that has run longer than the time left must still get that time, not stop at
+    once (which would fall back to the slow reference path)."""
+    rng = np.random.default_rng(2)
+    N = 400
+    U = np.where(rng.random((N, 40)) < 0.5, 1.0, -1.0)
+    h = soft_margin_model(N, 1.0 / 40, HIGHS_OPTIONS)
+    add_edge_rows(h, U[:, :39])
+    while h.getRunTime() < 1.5:  # cold solves until the model has run 1.5 s in all
+        h.clearSolver()
+        h.run()
+    add_edge_rows(h, U[:, 39:])
+    with running(RunControl(time_limit=1.0)):
+        assert run_optimal(h) is True

@@ -128,13 +128,14 @@ def _status(h) -> str:
 def _run(h, control, what: str) -> str:
     """One ``h.run()`` under the run's control; returns HiGHS's model status."""
     handler = None
+    remaining = control.remaining() if control is not None else None
+    if remaining is not None and remaining <= 0.0:
+        raise TimeLimitReached(f"time limit {control.time_limit:g} s reached before {what}")
+    # HiGHS's time limit is on the model's run time summed over all its runs (a warm re-solve
+    # of a model that ran 4 s before stops at once under time_limit = 1)
+    h.setOptionValue("time_limit", float("inf") if remaining is None
+                     else float(h.getRunTime()) + float(remaining))
     if control is not None:
-        remaining = control.remaining()
-        if remaining is not None:
-            if remaining <= 0.0:
-                raise TimeLimitReached(f"time limit {control.time_limit:g} s reached before "
-                                       f"{what}")
-            h.setOptionValue("time_limit", float(remaining))
         if control.wants_pulses:
             def handler(event) -> None:
                 out = event.data_out
