@@ -43,10 +43,12 @@ def boost(
     ERLPBoost rule; it is ignored by algorithms that have one rule only (LPBoost, SoftBoost).
     ``master="reference"`` solves every master on the cvxpy reference path even where the
     formulation has a fast master (``"auto"``, the default, takes the fast one; a forced
-    ``solver`` implies the reference path). ``time_limit`` (seconds) ends the run after the
-    first master step that finishes past it (status ``"time_limit"``); Ctrl-C ends it with
-    status ``"interrupted"``; both keep the last certified master solve (see
-    :func:`dualboost.algorithms.run_loop`). Other keyword arguments are the algorithm's
+    ``solver`` implies the reference path). ``time_limit`` (seconds) ends the run once it has
+    passed, inside a master solve too (the solvers get the remaining time; status
+    ``"time_limit"``); Ctrl-C ends it with status ``"interrupted"``; both keep the last
+    certified master solve (see :func:`dualboost.algorithms.run_loop`). A ``progress`` hook
+    with a ``pulse`` method also gets a :class:`dualboost.run_control.SolveProgress` every
+    couple of seconds from inside long solves. Other keyword arguments are the algorithm's
     declared parameters.
     """
     cls = algorithm_class(algorithm or formulation.default_algorithm)
