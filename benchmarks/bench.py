@@ -758,11 +758,12 @@ def run_default(spec: dict) -> dict:
 
 
 def default_growth(rows: list[dict]) -> list[tuple[str, float]]:
-    """The exponent of time in N from the smallest to the largest scale run, per algorithm."""
+    """The exponent of time in N from the smallest to the largest converged scale run, per
+    algorithm (a run stopped by its time limit times the limit, not the algorithm)."""
     out = []
     for algorithm in ("lpboost", "erlpboost"):
         runs = sorted((r for r in rows if r["data"] == "scale" and r["algorithm"] == algorithm
-                       and "seconds" in r), key=lambda r: r["N"])
+                       and r.get("status") == "converged"), key=lambda r: r["N"])
         if len(runs) >= 2 and runs[0]["seconds"] > 0:
             out.append((algorithm, math.log(runs[-1]["seconds"] / runs[0]["seconds"])
                         / math.log(runs[-1]["N"] / runs[0]["N"])))
@@ -790,9 +791,11 @@ def run_defaults(names: list[str], time_limit: float, console: Console, log: Con
         rows.append(run_default(spec))
     if rows:
         console.print(default_table(rows))
-        for algorithm, slope in default_growth(rows):
-            console.print(f"growth of {algorithm}'s time from N = {SCALE_SIZES[0]:.0e} to "
-                          f"{SCALE_SIZES[-1]:.0e}: N^{slope:.2f}")
+        slopes = dict(default_growth(rows))
+        for algorithm in sorted({r["algorithm"] for r in rows if r["data"] == "scale"}):
+            console.print(f"growth of {algorithm}'s time in N over its converged scale runs: "
+                          + (f"N^{slopes[algorithm]:.2f}" if algorithm in slopes else
+                             "n/a (fewer than two converged runs)"))
     return rows
 
 
