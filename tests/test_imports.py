@@ -33,8 +33,6 @@ CONCRETE = ("formulations",)
 #: import edges that other open changes remove (each named; the integrator deletes this list
 #: when they have all landed). An edge listed here that is gone makes its test fail (strict).
 KNOWN_EDGES: dict[tuple[str, str], str] = {
-    ("dualboost.masters.highs_lp", "dualboost.masters.sifting"):
-        "highs_lp <-> sifting (being removed)",
 }
 
 
