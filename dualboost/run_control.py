@@ -81,19 +81,23 @@ class RunControl:
         self.t = 0
         self._solve_start = self.start
         self._last_pulse = self.start
+        #: whether the limit is enforced: the run loop arms it once a master solve has been
+        #: certified (before that there is no bracket to keep, so the first solve completes)
+        self.armed = True
 
     # -- the clock ----------------------------------------------------------------------------
     def elapsed(self) -> float:
         return self.clock() - self.start
 
     def remaining(self) -> float | None:
-        """Seconds left before the time limit (never below 0), None without a limit."""
-        if self.deadline is None:
+        """Seconds left before the time limit (never below 0), None without a limit (or while
+        it is not :attr:`armed`)."""
+        if self.deadline is None or not self.armed:
             return None
         return max(0.0, self.deadline - self.clock())
 
     def expired(self) -> bool:
-        return self.deadline is not None and self.clock() >= self.deadline
+        return self.deadline is not None and self.armed and self.clock() >= self.deadline
 
     def check(self, where: str = "") -> None:
         """Raise :class:`TimeLimitReached` when the time limit has passed."""
@@ -124,7 +128,7 @@ class RunControl:
             self._pulse(SolveProgress(t=self.t, elapsed=now - self.start,
                                       in_solve=now - self._solve_start, what=what,
                                       iterations=iterations, objective=objective))
-        return self.deadline is not None and now >= self.deadline
+        return self.deadline is not None and self.armed and now >= self.deadline
 
     def touched(self) -> None:
         """The progress hook printed something itself (a finished step): the next pulse is due

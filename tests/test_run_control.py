@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dualboost.errors import DualBoostInputError
 from dualboost.masters.highs_run import HIGHS_OPTIONS, run_optimal
 from dualboost.masters.lp_rows import add_edge_rows, soft_margin_model
 from dualboost.run_control import RunControl, SolveProgress, TimeLimitReached, running
@@ -101,14 +100,26 @@ def test_a_run_stopped_by_its_limit_keeps_its_last_certified_solve_and_counts_so
     assert result.dual_objective <= result.primal_objective + 1e-9
 
 
-def test_a_limit_before_the_first_certified_solve_is_a_clear_error():
-    """Nothing certified to keep: one clear error, not a crash or an empty bracket."""
+def test_the_first_master_solve_completes_and_the_limit_holds_from_then_on():
+    """Before the first certified solve there is no bracket to keep: that solve completes
+    whatever the limit; the control is armed from then on."""
     from dualboost.api import run
     from dualboost.data import load_dataset
 
     data = load_dataset("breast_cancer")
-    with pytest.raises(DualBoostInputError, match="before the first master solve"):
-        run(data.X, data.y, formulation="lpboost", nu_frac=0.2, time_limit=1e-9)
+    result = run(data.X, data.y, formulation="lpboost", nu_frac=0.2, time_limit=1e-9)
+    assert result.status == "time_limit"
+    assert [r.solved for r in result.history] == [True]
+    assert "after 1 master solves" in result.message
+    control = RunControl(time_limit=1e-9)
+    control.armed = False
+    time.sleep(0.01)
+    assert control.remaining() is None and not control.expired()
+    control.check()  # no raise
+    control.armed = True
+    assert control.expired() and control.remaining() == 0.0
+    with pytest.raises(TimeLimitReached):
+        control.check()
 
 
 @pytest.mark.parametrize("extra", [[], ["--master", "reference"]])

@@ -168,8 +168,9 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
     :class:`dualboost.run_control.RunControl` whose remaining time the solvers are given (HiGHS,
     Clarabel, SCS) and whose clock sifting and the HiGHS callbacks check; once the limit has
     passed the run ends with status ``"time_limit"``, the step under way abandoned (like an
-    interrupted one, below). A limit that passes before the first certified master solve is a
-    :class:`DualBoostInputError` (nothing to keep). The same control hands a
+    interrupted one, below). The first master solve always completes (before it there is no
+    certified bracket to keep), so a run stops at the limit or after its first solve, whichever
+    is later. The same control hands a
     :class:`dualboost.run_control.SolveProgress` every couple of seconds to ``progress.pulse``
     when the progress hook has that method, so a long master solve shows that it runs. A
     ``KeyboardInterrupt`` (Ctrl-C) during the loop ends it with status ``"interrupted"``: the
@@ -186,6 +187,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
             raise DualBoostInputError(f"time_limit must be a positive number of seconds or "
                                       f"None, got {time_limit!r}")
     control = RunControl(time_limit, progress)
+    control.armed = False  # the first master solve completes: a bracket to keep (see above)
     start = control.start
     hypotheses: list = []
     history: list[IterationRecord] = []
@@ -229,6 +231,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                 record.oracle_seconds = oracle_seconds
                 if record.solved or algorithm.done:
                     history.append(record)
+                    control.armed = control.armed or record.solved
                     if record.solved:
                         hypotheses.append(h)
                         hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
@@ -242,11 +245,8 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                     break
     except TimeLimitReached:
         # the limit passed inside a step (a master solve, a sifting round): that step is
-        # abandoned like an interrupted one, the last certified master solve is kept
-        if not any(r.solved for r in history):
-            raise DualBoostInputError(
-                f"time_limit = {time_limit:g} s passed before the first master solve was "
-                "certified: there is no bracket to keep; give a longer time limit") from None
+        # abandoned like an interrupted one, the last certified master solve is kept (the
+        # limit is armed only once there is one)
         stop_by_time(f"in master step t = {t}")
         abandoned = True
     except KeyboardInterrupt:
