@@ -32,8 +32,7 @@ CONCRETE = ("formulations",)
 
 #: import edges that other open changes remove (each named; the integrator deletes this list
 #: when they have all landed). An edge listed here that is gone makes its test fail (strict).
-KNOWN_EDGES: dict[tuple[str, str], str] = {
-}
+KNOWN_EDGES: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: Path) -> str:
