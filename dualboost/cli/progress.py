@@ -76,6 +76,13 @@ class Progress:
             text += f"  step t={rec.t + 1}: {time.perf_counter() - self.last_time:.0f}s"
         return text
 
+    def pulse(self, info: Any) -> None:
+        """From inside a long master solve (:class:`dualboost.run_control.SolveProgress`, every
+        ~2 s): a plain line, so a log shows the run is alive; a terminal's live line already
+        ticks."""
+        if self.enabled and not self.interactive:
+            print(info.line(), file=sys.stderr, flush=True)
+
     def __rich__(self) -> Any:
         from rich.text import Text
 
