@@ -15,8 +15,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 CORE_DIRS = ("dualboost", "dualboost/cli", "dualboost/masters", "dualboost/verify",
              "dualboost/algorithms", "dualboost/oracles", "formulations")
@@ -29,11 +27,6 @@ GENERIC = ("dualboost.formulation", "dualboost.params", "dualboost.kkt", "dualbo
 #: what the generic layers must not import
 FRONT_ENDS = ("dualboost.cli", "dualboost.model_io", "dualboost.estimator")
 CONCRETE = ("formulations",)
-
-#: import edges that other open changes remove (each named; the integrator deletes this list
-#: when they have all landed). An edge listed here that is gone makes its test fail (strict).
-KNOWN_EDGES: dict[tuple[str, str], str] = {}
-
 
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
@@ -149,9 +142,9 @@ def test_the_graph_sees_function_local_and_relative_imports():
 
 
 def test_no_import_cycle_in_the_core():
-    """Every cycle among the core modules is reported (known edges under repair excepted)."""
+    """Every cycle among the core modules is reported ."""
     graph = import_graph()
-    found = cycles(graph, skip=set(KNOWN_EDGES))
+    found = cycles(graph)
     assert not found, "import cycles:\n" + "\n".join(_describe(c, graph) for c in found)
 
 
@@ -160,7 +153,7 @@ def test_no_import_cycle_among_the_generic_layers():
     graph = import_graph()
     generic = {a: {b for b in targets if _generic(b)} for a, targets in graph.items()
                if _generic(a)}
-    found = cycles(generic, skip=set(KNOWN_EDGES))
+    found = cycles(generic)
     assert not found, "import cycles:\n" + "\n".join(_describe(c, graph) for c in found)
 
 
@@ -168,12 +161,7 @@ def test_generic_layers_import_no_formulation_and_no_front_end():
     graph = import_graph()
     bad = sorted((a, b) for a, targets in graph.items() if _generic(a)
                  for b in targets if _in(b, CONCRETE + FRONT_ENDS)
-                 and (a, b) not in KNOWN_EDGES)
+)
     assert not bad, "generic layers importing a concrete formulation or a front end:\n" + \
         "\n".join(f"{a} -> {b}" for a, b in bad)
 
-
-@pytest.mark.parametrize("edge", sorted(KNOWN_EDGES), ids=lambda e: f"{e[0]}->{e[1]}")
-def test_known_edges_are_still_there(edge):
-    """A known edge that is gone must leave the list (so the list cannot outlive the fixes)."""
-    assert edge[1] in import_graph()[edge[0]], f"{edge} is gone: remove it from KNOWN_EDGES"
