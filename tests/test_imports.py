@@ -142,7 +142,7 @@ def test_the_graph_sees_function_local_and_relative_imports():
 
 
 def test_no_import_cycle_in_the_core():
-    """Every cycle among the core modules is reported ."""
+    """Every cycle among the core modules is reported."""
     graph = import_graph()
     found = cycles(graph)
     assert not found, "import cycles:\n" + "\n".join(_describe(c, graph) for c in found)
@@ -160,8 +160,7 @@ def test_no_import_cycle_among_the_generic_layers():
 def test_generic_layers_import_no_formulation_and_no_front_end():
     graph = import_graph()
     bad = sorted((a, b) for a, targets in graph.items() if _generic(a)
-                 for b in targets if _in(b, CONCRETE + FRONT_ENDS)
-)
+                 for b in targets if _in(b, CONCRETE + FRONT_ENDS))
     assert not bad, "generic layers importing a concrete formulation or a front end:\n" + \
         "\n".join(f"{a} -> {b}" for a, b in bad)
 
