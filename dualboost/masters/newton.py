@@ -50,6 +50,18 @@ __all__ = ["ProjectedNewtonMaster", "simplex_projection"]
 #: corrections of the kept second moment between two whole recomputations
 _MOMENT_REFRESH = 50
 
+#: trust region of a Newton step in the l1 norm: the simplex's diameter. A longer step cannot be
+#: taken (the line search would cut it to a sliver) and is dominated by a near-null direction of
+#: the Hessian (linearly dependent columns: one-hot features on a9a give U two exact null
+#: directions), so the regularization is raised until the step fits (a9a: 5-6 Newton iterations
+#: of 13 evaluations each, stepping 1e4, 1e3, ... long, became one)
+_STEP_RADIUS = 2.0
+
+#: polishing (past gap_tol, towards polish_tol) stops after this many iterations in a row that
+#: do not halve the certified violation: at a kink of the capped projection (an example
+#: entering its cap) the Newton model is wrong at round-off scale and the steps go nowhere
+_POLISH_STALL = 2
+
 
 class _Curvature(NamedTuple):
     """The -Hessian of Theta_bar as eta (M - a a^T / total); M's upper triangle, column-major."""
@@ -98,6 +110,10 @@ class ProjectedNewtonMaster(Master):
         self._moment = np.empty((0, 0), order="F")
         self._moment_h: np.ndarray | None = None
         self._moment_generation = self._moment_updates = 0
+        #: the last certified solve's (t, column generation, w, Theta_bar, d, gradient)
+        self._last: tuple | None = None
+        #: the regularization of the last direction (raised by the trust region)
+        self.mu_used = 1e-8
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
 
@@ -232,8 +248,17 @@ class ProjectedNewtonMaster(Master):
         # one curvature for every face tried (a smaller face takes its sub-block: the Hessian
         # of a restriction is the restriction of the Hessian)
         curvature = self._curvature(U, d) if np.count_nonzero(free) > 1 else None
+        self.mu_used = mu
         for _ in range(w.size):
             p = self._face_step(w, g, mu, free, curvature)
+            for _ in range(8):  # the trust region: see _STEP_RADIUS (an O(n^3) re-solve each)
+                length = float(np.abs(p).sum())
+                if not length > _STEP_RADIUS:
+                    break
+                # along a near-null direction the step scales as 1/delta
+                mu = max(mu, 1e-12) * 2.0 * length / _STEP_RADIUS
+                p = self._face_step(w, g, mu, free, curvature)
+            self.mu_used = mu
             # a weight at its bound whose Newton step points out of the simplex joins the bound set
             blocked = free & (w <= eps_active) & (p < 0)
             if not blocked.any():
@@ -356,11 +381,25 @@ class ProjectedNewtonMaster(Master):
                                rise > 1e-9 * (1.0 + abs(value0))):
             return (hi, *trial[:4])
         slope_hi, alpha = trial[4], hi
+        value_lo, value_hi = value0, trial[1]
         rising = None  # the highest trial with an Armijo rise, kept should phi' never be >= 0
         kept_hi = 0  # consecutive shrinks of hi: Illinois halves the kept end's slope
+        kept_lo = 0  # consecutive raises of lo: Illinois halves hi's slope
+        linear = False  # the last trial showed phi' unchanged on its side (a linear piece)
         for _ in range(12):
-            weight_lo = slope_lo * (0.5 ** max(kept_hi - 1, 0))
-            alpha = lo + (hi - lo) * weight_lo / (weight_lo - slope_hi)
+            if linear:
+                # phi' is piecewise constant here (nearly every example at its cap or at 0,
+                # the Hessian blind to the kinks): the tangents at lo and hi meet at the kink
+                # (for a concave phi they bound it from above); the secant on phi' would creep
+                # (a9a: 12 trials a search at a single kink)
+                alpha = ((value_hi - value_lo + slope_lo * lo - slope_hi * hi)
+                         / (slope_lo - slope_hi))
+                if not alpha - lo > 1e-3 * (hi - lo):
+                    break  # the kink is at lo: nothing left to gain on this ray
+            else:
+                weight_lo = slope_lo * (0.5 ** max(kept_hi - 1, 0))
+                weight_hi = slope_hi * (0.5 ** max(kept_lo - 1, 0))
+                alpha = lo + (hi - lo) * weight_lo / (weight_lo - weight_hi)
             if not lo < alpha < hi:
                 alpha = 0.5 * (lo + hi)
             trial = point(alpha)
@@ -368,11 +407,15 @@ class ProjectedNewtonMaster(Master):
             if rise >= 1e-4 * alpha * slope0 and (rising is None or trial[1] > rising[2]):
                 rising = (alpha, *trial[:4])
             if trial[4] >= 0.0:
-                lo, slope_lo, best, kept_hi = alpha, trial[4], (alpha, *trial[:4]), 0
+                linear = abs(trial[4] - slope_lo) <= 1e-3 * slope_lo
+                lo, slope_lo, value_lo, best = alpha, trial[4], trial[1], (alpha, *trial[:4])
+                kept_hi, kept_lo = 0, kept_lo + 1
                 if slope_lo <= 0.1 * slope0:
                     break
             else:
-                hi, slope_hi, kept_hi = alpha, trial[4], kept_hi + 1
+                linear = abs(trial[4] - slope_hi) <= 1e-3 * abs(slope_hi)
+                hi, slope_hi, value_hi = alpha, trial[4], trial[1]
+                kept_hi, kept_lo = kept_hi + 1, 0
                 if -slope_hi <= 0.1 * slope0 and best is not None:
                     break
         return best if best is not None else rising
@@ -383,12 +426,17 @@ class ProjectedNewtonMaster(Master):
         f = self.formulation
         U = np.asarray(f.check_columns(U), dtype=float)
         t = U.shape[1]
-        if self.w is not None and self.w.size <= t:
-            w = np.concatenate([self.w, np.zeros(t - self.w.size)])  # new column at weight 0
+        warm = self._warm_start(U)
+        if warm is not None:
+            w, value, d, g = warm
         else:
-            w = np.full(t, 1.0 / t)
-        w = simplex_projection(w) if t > 1 else np.ones(1)
-        value, d, g = self._evaluate(U, w)
+            if self.w is not None and self.w.size <= t:
+                w = np.concatenate([self.w, np.zeros(t - self.w.size)])  # new column at 0
+            else:
+                w = np.full(t, 1.0 / t)
+            w = simplex_projection(w) if t > 1 else np.ones(1)
+            value, d, g = self._evaluate(U, w)
+        self._last = None
         mu = 1e-8
         cert = None
         self.iterations = 0
@@ -397,6 +445,7 @@ class ProjectedNewtonMaster(Master):
         # stump at a near-tie than the reference path's accurate solve would.
         target = min(gap_tol, self.polish_tol)
         within = 0  # iterations spent with the certified violation already <= gap_tol
+        stalled, best_violation = 0, math.inf  # polishing iterations without halving it
         for iteration in range(self.max_iterations + 1):
             # the simplex optimality violation is P(d(w)) - Theta_bar(w); certify when it is small
             violation = float(g.max() - g @ w)
@@ -405,10 +454,14 @@ class ProjectedNewtonMaster(Master):
                 if cert.gap <= target:
                     break
             within = within + 1 if violation <= gap_tol else 0
-            if iteration == self.max_iterations or within > self.polish_iterations:
+            stalled = stalled + 1 if within > 1 and violation > 0.5 * best_violation else 0
+            best_violation = min(best_violation, violation)
+            if iteration == self.max_iterations or within > self.polish_iterations or \
+                    stalled >= _POLISH_STALL:
                 break
             self.iterations = iteration + 1
             p = self._direction(U, w, d, g, mu, eps_active=min(1e-6, max(violation, 1e-15)))
+            mu = self.mu_used  # raised by the trust region
             found = self._line_search(U, w, g, p, value)
             if found is None:  # a projected-gradient step before giving up
                 step = 1.0 / max(float(np.abs(g).max()) * float(f.eta), 1e-12)
@@ -436,6 +489,26 @@ class ProjectedNewtonMaster(Master):
         multipliers = dict(cert.point.items())
         multipliers["w"] = w
         self.w = np.asarray(w, dtype=float).copy()
+        self._last = (t, self._columns_generation, self.w, value, d, g)
         status = "optimal" if math.isfinite(cert.gap) else "optimal; certificate not finite"
         return MasterSolve(certificate=cert, multipliers=multipliers, solver="newton",
                            status=status, seconds=time.perf_counter() - tick)
+
+    def _warm_start(self, U: np.ndarray):
+        """(w, Theta_bar(w), d(w), gradient) at the previous solution, the new columns at weight
+        0, without a best response: U w and hence d(w) and Theta_bar(w) are the previous ones,
+        only the new columns' edges u.d are new. None when U does not extend the last solve's
+        columns (or that solve fell back to the reference path)."""
+        last = getattr(self, "_last", None)
+        if last is None:
+            return None
+        t0, generation, w0, value, d, g0 = last
+        t = U.shape[1]
+        if t < t0 or t0 == 0:
+            return None
+        self._column_major(U)  # bumps the generation when U is not the last one extended
+        if self._columns_generation != generation:
+            return None
+        w = np.concatenate([w0, np.zeros(t - t0)])
+        g = np.concatenate([g0, U[:, t0:].T @ d])
+        return w, value, d, g
