@@ -93,7 +93,7 @@ A9A_FEATURES = 123
 TWONORM_SEED = 20091
 TWONORM_FEATURES = 20
 PATHS = {"fast": "auto", "reference": "reference"}
-SUITES = ("german", "breast_cancer", "uci_like", "a9a", "twonorm", "quick")
+SUITES = ("german", "breast_cancer", "uci_like", "a9a", "twonorm", "quick", "concurrency")
 
 
 # --------------------------------------------------------------------------------------------
@@ -667,6 +667,84 @@ def print_report(console: Console, rows: list[dict], lines: list[dict], notes: l
 
 
 # --------------------------------------------------------------------------------------------
+# Concurrent fits: the default BLAS threading against one pinned thread (suite "concurrency")
+# --------------------------------------------------------------------------------------------
+
+#: the thread configurations of the concurrency suite: the environment's thread variables
+#: (None: none set, dualboost's own default, dualboost/threads.py)
+CONCURRENCY_CONFIGS = {"default": None, "pinned 1": 1, "threads = cores": os.cpu_count() or 1}
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+
+
+def concurrent_fits(k: int, threads: int | None, max_iter: int) -> dict:
+    """``k`` a9a ERLPBoost ``dualboost fit`` commands (nu/N = 0.3, eps = 0.001) started at once;
+    each one's wall clock (start to exit). ``threads``: the thread variables' value (None: the
+    variables removed, the configuration a user gets by default)."""
+    train = shared_file("a9a.train")
+    env = {key: value for key, value in os.environ.items() if key not in THREAD_VARIABLES}
+    if threads is not None:
+        env.update({key: str(threads) for key in THREAD_VARIABLES})
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for i in range(k):
+            out = Path(tmp) / f"fit{i}.json"
+            cmd = [sys.executable, "-m", "dualboost", "fit", "--data", str(train),
+                   "--n-features", str(A9A_FEATURES), "--formulation", "erlpboost",
+                   "--nu-frac", "0.3", "--eps", "0.001", "--max-iter", str(max_iter),
+                   "--quiet", "--json", str(out)]
+            procs.append((time.perf_counter(), out, subprocess.Popen(
+                cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
+        walls, docs = [], []
+        for start, out, proc in procs:
+            _, err = proc.communicate()
+            walls.append(time.perf_counter() - start)
+            if proc.returncode not in (0, 3):
+                raise RuntimeError(f"dualboost fit exited {proc.returncode}: {err[-500:]}")
+            docs.append(json.loads(out.read_text()))
+    return {"fits": k, "walls": walls, "T": [d["iterations"] for d in docs],
+            "status": sorted({d["status"] for d in docs}),
+            "fit_seconds": [d["seconds"] for d in docs]}
+
+
+def concurrency_suite(args, log: Console, notes: list[str]) -> list[dict]:
+    """The rows of the concurrency suite: every (fits at once, configuration) pair."""
+    if shared_file("a9a.train") is None:
+        notes.append("concurrency: a9a.train absent, skipped")
+        return []
+    rows = []
+    for k in args.concurrent:
+        for label, threads in CONCURRENCY_CONFIGS.items():
+            runs = []
+            for _ in range(args.repeat):
+                log.print(f"[dim]concurrency: {k} a9a fit(s) at once, {label}[/dim]")
+                runs.append(concurrent_fits(k, threads, args.max_iter))
+            walls = [w for r in runs for w in r["walls"]]
+            fits = [s for r in runs for s in r["fit_seconds"]]
+            rows.append({"fits": k, "config": label, "threads": threads,
+                         "wall_median": statistics.median(walls), "wall_max": max(walls),
+                         "fit_median": statistics.median(fits),
+                         "T": sorted({t for r in runs for t in r["T"]}),
+                         "status": sorted({s for r in runs for s in r["status"]}),
+                         "runs": runs})
+    return rows
+
+
+def concurrency_table(rows: list[dict]) -> Table:
+    table = Table(title=f"a9a ERLPBoost (nu/N 0.3, eps 0.001), `dualboost fit` commands started "
+                        f"at once on {os.cpu_count()} cores; wall s per command")
+    for name in ("fits at once", "BLAS threads", "wall s (median)", "wall s (max)",
+                 "fit s (median)", "T", "status"):
+        table.add_column(name, justify="left" if name in ("BLAS threads", "status") else "right")
+    for r in rows:
+        table.add_row(str(r["fits"]), r["config"] if r["threads"] is None
+                      else f"{r['config']} (*_NUM_THREADS={r['threads']})",
+                      f"{r['wall_median']:.2f}", f"{r['wall_max']:.2f}", f"{r['fit_median']:.2f}",
+                      ",".join(map(str, r["T"])), ",".join(r["status"]))
+    return table
+
+
+# --------------------------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------------------------
 
@@ -798,6 +876,17 @@ def run_defaults(names: list[str], time_limit: float, console: Console, log: Con
                              "n/a (fewer than two converged runs)"))
     return rows
 
+def _sizes_from(low: int):
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            sizes = tuple(int(t) for t in text.split(",") if t.strip())
+        except ValueError:
+            sizes = ()
+        if not sizes or min(sizes) < low:
+            raise argparse.ArgumentTypeError(f"comma-separated integers >= {low}, got {text!r}")
+        return sizes
+    return parse
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -806,7 +895,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--suite", type=_csv((*SUITES, *DEFAULT_SUITES, "all")), default=["all"],
                    help="comma-separated: german, breast_cancer, uci_like, a9a, twonorm, quick, "
                         "all (default all); scale, a9a_lpboost: the default configuration at "
-                        "scale (separate table)")
+                        "scale (separate table); concurrency: a9a fits at once (separate table; "
+                        "not in all)")
     p.add_argument("--default-time-limit", type=float, default=300.0, metavar="SECONDS",
                    help="time limit of each scale / a9a_lpboost run (default 300)")
     p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost", "softboost")),
@@ -836,6 +926,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="twonorm target: slope of log(time / T) in log N <= 1 + this")
     p.add_argument("--blas-threads", type=int, default=1, metavar="K",
                    help="OpenBLAS/MKL threads while timing (threadpoolctl; default 1)")
+    p.add_argument("--concurrent", type=_sizes_from(1), default=(1, 2, 4), metavar="K1,K2,...",
+                   help="concurrency suite: how many a9a fits at once (default 1,2,4)")
     p.add_argument("--json", metavar="OUT", help="write every number and the machine to OUT")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     return p
@@ -867,13 +959,21 @@ def main(argv: list[str] | None = None) -> int:
             inst_rows, inst_lps = run_instance(inst, args, log, notes)
             rows += inst_rows
             lps += inst_lps
+    # outside the pinned threads above: each command's environment is the configuration
+    concurrency = concurrency_suite(args, log, notes) if "concurrency" in args.suite else []
     lines = targets(rows, args.slope_tol)
-    print_report(console, rows, lines, notes, args)
+    if rows or not concurrency:
+        print_report(console, rows, lines, notes, args)
+    if concurrency:
+        console.print(concurrency_table(concurrency))
+        for note in dict.fromkeys(notes):
+            if not rows:
+                console.print(f"[yellow]note:[/yellow] {note}")
     if args.json:
         report = {"machine": machine(), "arguments": vars(args), "rows": rows,
                   "default_rows": default_rows,
                   "full_lp": lps, "targets": lines, "notes": list(dict.fromkeys(notes)),
-                  "thesis_a9a": THESIS_A9A}
+                  "thesis_a9a": THESIS_A9A, "concurrency": concurrency}
         Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
         log.print(f"[dim]wrote {args.json}[/dim]")
     return 1 if args.check and any(line["passed"] is False for line in lines) else 0
