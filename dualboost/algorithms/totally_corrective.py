@@ -37,16 +37,41 @@ STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or
                  else f"must be one of ('simple', 'practical'), got {v!r}")
 
 
+#: the output's P_LP^T (a diagnostic of the finished fit) may take this fraction of the fit's
+#: own time, and at least REPORT_LP_MIN_SECONDS; past it the value is not computed and the
+#: result's message says so (issue: an N = 3e4 fit of 210 s spent 380 s more in this LP)
+REPORT_LP_FRACTION = 0.5
+REPORT_LP_MIN_SECONDS = 1.0
+
+
 def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
                         w_start: np.ndarray | None = None,
-                        sample_weight: np.ndarray | None = None) -> float:
+                        sample_weight: np.ndarray | None = None,
+                        time_limit: float | None = None) -> float | None:
     """P_LP^T: the soft-margin LP (2.3) over the selected columns, certified by its dual.
 
     The thesis states every algorithm's guarantee on it (g - P_LP^T <= eps, Lemmas 3.3, 3.5).
     With ``w_start`` (the last master's w) it is solved by sifting over the examples
     (:mod:`dualboost.masters.sifting`), otherwise, or when that does not certify, whole.
     ``sample_weight``: the weighted LP (per-example caps; docs/theory.md "Sample weights").
+    ``time_limit`` (seconds; the fast path only): its HiGHS solves run under that limit
+    (:mod:`dualboost.run_control`, no cvxpy fallback), and None is returned when no certified
+    value was reached in time.
     """
+    if time_limit is None or solver is not None:
+        return _restricted_lp_value(U, nu, solver, w_start, sample_weight, bounded=False)
+    from ..run_control import RunControl, TimeLimitReached, running
+
+    if time_limit <= 0:
+        return None
+    try:
+        with running(RunControl(time_limit=float(time_limit))):
+            return _restricted_lp_value(U, nu, None, w_start, sample_weight, bounded=True)
+    except TimeLimitReached:
+        return None
+
+
+def _restricted_lp_value(U, nu, solver, w_start, sample_weight, bounded: bool) -> float | None:
     from formulations.lpboost import LPBoost
 
     lp = LPBoost(U.shape[0], nu=nu, sample_weight=sample_weight)
@@ -63,12 +88,33 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
             cert = lp.certify(U, {"w": sifted.w, "psi": sifted.psi}, sifted.d)
             if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)):
                 return cert.dual_value
+    if bounded and U.shape[1]:
+        return _whole_lp_value(lp, U)
     master = lp.fast_master() if solver is None else None
     if master is not None and U.shape[1]:
         # HiGHS directly, certified by the same bracket (falls back to cvxpy on its own)
         return master.solve(U, 1e-9).certificate.dual_value
     _, cert, _ = lp.solve_primal(U, 1e-9, solver=solver)
     return cert.dual_value
+
+
+def _whole_lp_value(lp, U: np.ndarray) -> float | None:
+    """(2.3) over U by HiGHS in one model under the current run control (no cvxpy fallback),
+    certified; None when it does not end optimal and certified."""
+    from ..masters.highs_run import HIGHS_OPTIONS, run_optimal
+    from ..masters.lp_rows import add_edge_rows, soft_margin_model
+
+    N = U.shape[0]
+    caps = lp.cap_vector if lp.cap_vector is not None else np.full(N, 1.0 / lp.nu)
+    h = soft_margin_model(N, np.minimum(caps, 1.0), dict(HIGHS_OPTIONS))
+    rows = add_edge_rows(h, U)
+    if not run_optimal(h, what="HiGHS dual simplex, P_LP^T"):
+        return None
+    solution = h.getSolution()
+    w, _ = rows.multipliers(np.asarray(solution.row_dual, dtype=float))
+    psi = np.clip(-np.asarray(solution.col_dual, dtype=float)[:N], 0.0, None)
+    cert = lp.certify(U, {"w": w, "psi": psi}, np.asarray(solution.col_value, dtype=float)[:N])
+    return cert.dual_value if 0.0 <= cert.gap <= 1e-9 * (1.0 + abs(cert.dual_value)) else None
 
 
 def independent_lp_value_and_d(U: np.ndarray, nu: float,
@@ -373,6 +419,7 @@ class RegularizedAlgorithm(_TotallyCorrective):
 
     def __init__(self, formulation, **kwargs):
         super().__init__(formulation, **kwargs)
+        self.started = time.perf_counter()  # the fit's clock, for the budget of P_LP^T
         self.primal_prev = self.dual_prev = -1.0  # P^0(d^0) = Theta^0 = -1 (thesis §3.2)
         self.min_primal_before = np.inf  # min_q P^q(d^{q-1})
 
@@ -404,8 +451,24 @@ class RegularizedAlgorithm(_TotallyCorrective):
         nu = getattr(self.formulation, "nu", 1.0)
         w = self.cert.w if self.cert is not None else None
         weights = getattr(self.formulation, "sample_weight", None)
-        return self._output(self.stopping,
-                            restricted_lp_value(self.U, nu, self.solver, w, weights))
+        # a diagnostic may not cost more than the fit: P_LP^T gets a share of its time
+        fit = time.perf_counter() - self.started
+        budget = max(REPORT_LP_FRACTION * fit, REPORT_LP_MIN_SECONDS)
+        from ..run_control import current
+
+        outer = current()  # a run's time limit holds for this diagnostic too
+        left = outer.remaining() if outer is not None else None
+        if left is not None:
+            budget = min(budget, max(float(left), 0.0))
+        tick = time.perf_counter()
+        value = restricted_lp_value(self.U, nu, self.solver, w, weights,
+                                    time_limit=None if self.solver is not None else budget)
+        if value is None:
+            self.message += (f"; P_LP^T (the LP (2.3) over the T hypotheses) not computed: "
+                             f"no certified value within its budget of {budget:.3g} s "
+                             f"({REPORT_LP_FRACTION:g} x the fit's {fit:.3g} s; "
+                             f"{time.perf_counter() - tick:.3g} s spent)")
+        return self._output(self.stopping, value)
 
     @classmethod
     def claims(cls, result, formulation, tol):
