@@ -121,8 +121,14 @@ class StumpOracle(Oracle):
         # enumeration order, so a flat argmax breaks ties correctly.
         self._order_t = np.ascontiguousarray(order.T)
         self._valid_t = np.ascontiguousarray(valid.T)
+        self._invalid_flat = np.flatnonzero(~self._valid_t.ravel())
         self._thresholds_t = np.ascontiguousarray(thresholds.T)
         self._n_examples = n
+        # (F, N) work buffers reused by every call: a fresh 40 MB array per call (N = 1e5,
+        # F = 50) costs more in page faults than the arithmetic (0.63 s against 0.10 s for the
+        # cumsum alone on a busy 2-core machine)
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._feature_flat: np.ndarray | None = None
         return self
 
     def _scored(self, d: Any):
@@ -144,26 +150,47 @@ class StumpOracle(Oracle):
                 return Stump(int(sparse.split_feature[i - 1]),
                              float(sparse.split_threshold[i - 1]), sign)
         else:
-            ws = w[self._order_t]
-            below = np.cumsum(ws, axis=1)
+            f, n = self._order_t.shape
+            if self._buffers is None:
+                self._buffers = (np.empty((f, n)), np.empty((f, n)), np.empty((f, n)))
+            below, edge_plus, edge_minus = self._buffers
+            np.take(w, self._order_t, out=below)
+            np.cumsum(below, axis=1, out=below)
             total = below[:, -1:]
-            # Weight at or below the threshold of position r is the prefix sum up to r - 1.
-            edge_plus = np.empty_like(below)
+            # Weight at or below the threshold of position r is the prefix sum up to r - 1;
+            # the same operations as total - 2.0 * below (bit for bit: ties break alike)
             edge_plus[:, :1] = total
-            edge_plus[:, 1:] = total - 2.0 * below[:, :-1]
-            edges = edge_plus.ravel()
-            valid = self._valid_t.ravel()
-            n = self._valid_t.shape[1]
-            feature = np.repeat(np.arange(self._valid_t.shape[0]), n)
-            feature[0] = -1
+            np.multiply(below[:, :-1], -2.0, out=edge_plus[:, 1:])
+            edge_plus[:, 1:] += total
+            np.negative(edge_plus, out=edge_minus)
+            plus, minus = edge_plus.ravel(), edge_minus.ravel()
+            plus[self._invalid_flat] = -np.inf
+            minus[self._invalid_flat] = -np.inf
 
             def stump_at(i: int, sign: int) -> Stump:
                 j, r = divmod(i, n)
                 return Stump(j, self._thresholds_t[j, r], sign)
 
+            return w, plus, minus, self._features(), stump_at
+
         plus = np.where(valid, edges, -np.inf)
         minus = np.where(valid, -edges, -np.inf)
         return w, plus, minus, feature, stump_at
+
+    def __getstate__(self) -> dict:
+        # the work buffers are scratch (hundreds of MB at N = 1e5): never pickled
+        state = dict(self.__dict__)
+        if "_buffers" in state:
+            state["_buffers"] = None
+        return state
+
+    def _features(self) -> np.ndarray:
+        """The feature of every dense candidate in enumeration order (-1: the constant)."""
+        if self._feature_flat is None:
+            f, n = self._order_t.shape
+            self._feature_flat = np.repeat(np.arange(f), n)
+            self._feature_flat[0] = -1
+        return self._feature_flat
 
     def _winner(self, w, plus, minus, stump_at) -> tuple[Stump, np.ndarray]:
         """The first maximum of the enumeration (+0, -0, +1, -1, ...), with the tie-break of
