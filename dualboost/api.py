@@ -110,6 +110,7 @@ def run(
     progress: Callable[[IterationRecord], None] | None = None,
     time_limit: float | None = None,
     blas_threads: int | None = None,
+    guarantee_check: bool = True,
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
 
@@ -134,6 +135,11 @@ def run(
     ``MKL_NUM_THREADS`` or runs inside ``threadpoolctl.threadpool_limits``, which are left alone
     (:mod:`dualboost.threads`: more threads gain a few percent alone and cost 3x with two
     fits on two cores).
+
+    ``guarantee_check=False`` keeps ERLPBoost (the regularized family's Algorithm 3.2) running
+    to its delta rule when, after ``GUARANTEE_CHECK_SECONDS`` of fitting, its eventual
+    guarantee is already certified empty or weak (docs/theory.md, "Stopping early"); by default
+    it stops there with status ``"vacuous_guarantee"`` / ``"weak_guarantee"`` and the remedy.
     """
     from .oracles import make_oracle
 
@@ -169,6 +175,8 @@ def run(
             weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
         else:
             weak = make_oracle(oracle).fit(X, y)
+        if not guarantee_check and hasattr(algo, "_check_guarantee"):
+            a_params = {**a_params, "guarantee_check": False}
         result = boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver,
                        kkt=kkt, master=master, progress=progress, time_limit=time_limit,
                        **a_params)

@@ -43,6 +43,11 @@ STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or
 REPORT_LP_FRACTION = 0.5
 REPORT_LP_MIN_SECONDS = 1.0
 
+#: ERLPBoost checks its guarantee (RegularizedAlgorithm._check_guarantee) once the fit has run
+#: this long: a run that ends sooner stops by its own rule (the diagnostics flag an empty
+#: guarantee at the end), a long one learns within seconds that it cannot promise much
+GUARANTEE_CHECK_SECONDS = 10.0
+
 
 def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
                         w_start: np.ndarray | None = None,
@@ -417,9 +422,11 @@ class RegularizedAlgorithm(_TotallyCorrective):
                     "--algorithm lpboost")
         return None
 
-    def __init__(self, formulation, **kwargs):
+    def __init__(self, formulation, *, guarantee_check: bool = True, **kwargs):
         super().__init__(formulation, **kwargs)
         self.started = time.perf_counter()  # the fit's clock, for the budget of P_LP^T
+        #: stop early when the eps-guarantee is certified empty or weak (see step())
+        self.guarantee_check = bool(guarantee_check)
         self.primal_prev = self.dual_prev = -1.0  # P^0(d^0) = Theta^0 = -1 (thesis §3.2)
         self.min_primal_before = np.inf  # min_q P^q(d^{q-1})
 
@@ -441,11 +448,50 @@ class RegularizedAlgorithm(_TotallyCorrective):
                             f"{delta:.3g} <= eps/2 = {f.eps / 2:g}; h^{t} discarded, "
                             f"T = {t - 1}")
             return record
+        if t > 1 and self.guarantee_check and may_solve and \
+                time.perf_counter() - self.started >= GUARANTEE_CHECK_SECONDS:
+            self._check_guarantee(t)
+            if self.done:
+                return record
         if not may_solve:
             return record
         self._solve(U_t, record)
         self.primal_prev, self.dual_prev = record.primal, record.dual
         return record
+
+    def _check_guarantee(self, t: int) -> None:
+        """Stop before solving t when the guarantee of the eventual stop is certified empty or
+        weak (docs/theory.md, "Stopping early when the guarantee cannot mean much").
+
+        The stop promises softmargin(w) >= g - eps_eff, eps_eff = eps/2 + B/eta (= eps at the
+        default eta), and g <= gamma_hat = min_q u^q.d^(q-1) is certified (weak duality of
+        (2.2)/(2.3) at each capped d^(q-1)). gamma_hat <= eps_eff: the promise is at most 0, met
+        by the cancelling pair 0.5 h - 0.5 h (empty); gamma_hat < 2 eps_eff: it is less than
+        g/2 (weak). Either is certain, however long the run goes on."""
+        f = self.formulation
+        eps = float(f.eps)
+        eta = getattr(f, "eta", None)
+        bound = f.range_bound() if callable(getattr(f, "range_bound", None)) else None
+        eps_eff = eps / 2 + bound / float(eta) if eta and bound is not None else eps
+        gamma_hat = self.min_edge
+        if gamma_hat >= 2 * eps_eff:
+            return
+        empty = gamma_hat <= eps_eff
+        self.done = True
+        self.status = "vacuous_guarantee" if empty else "weak_guarantee"
+        promise = ("is empty: g - eps_eff <= 0, which the cancelling pair 0.5 h - 0.5 h "
+                   "already meets" if empty else
+                   f"can certify at most gamma_hat - eps_eff = {gamma_hat - eps_eff:.3g}, less "
+                   "than half of g")
+        self.message = (
+            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
+            f"T = {t - 1}): the best soft margin g over all hypotheses is certified <= "
+            f"gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, so the guarantee of the stop, "
+            f"soft margin >= g - eps_eff with eps_eff = {eps_eff:.3g}, {promise}; more "
+            f"iterations cannot change that (docs/theory.md, 'Stopping early'). Remedies: a "
+            f"larger nu (g grows with nu), or eps <= {gamma_hat / 4:.2g} (eps_eff well below "
+            f"gamma_hat; ERLPBoost's iterations grow like 1/eps^2: add a --time-limit); "
+            f"run(..., guarantee_check=False) runs on to the delta rule")
 
     def output(self):
         nu = getattr(self.formulation, "nu", 1.0)
