@@ -225,3 +225,49 @@ def test_face_step_solves_the_bordered_newton_system():
         assert np.allclose(p[idx], solution[:n], atol=1e-9 * (1 + np.abs(solution).max()))
         assert np.allclose(p[~free], -w[~free])
         assert abs(p.sum()) <= 1e-13 * (1 + np.abs(p).max())
+
+
+def _dependent_columns(N: int = 400, seed: int = 6) -> np.ndarray:
+    """+-1 columns with exact null directions of U restricted to sum(w) = 0, as one-hot features
+    give on a9a: complementary pairs (u, -u) and a column repeated."""
+    rng = np.random.default_rng(seed)
+    base = np.where(rng.random((N, 6)) < 0.5, 1.0, -1.0)
+    return np.column_stack([base[:, 0], -base[:, 0], base[:, 1], base[:, 2], -base[:, 2],
+                            base[:, 1], base[:, 3], base[:, 4], -base[:, 4], base[:, 5]])
+
+
+def test_newton_step_stays_in_the_trust_region_on_dependent_columns(monkeypatch):
+    # every step the line search sees is at most the simplex's l1-diameter (newton._STEP_RADIUS)
+    U = _dependent_columns()
+    f = ERLPBoost(U.shape[0], nu=40.0, eps=0.01)
+    master = f.fast_master()
+    lengths = []
+    line_search = ProjectedNewtonMaster._line_search
+
+    def recording(self, U_, w, g, p, value0):
+        lengths.append(float(np.abs(p).sum()))
+        return line_search(self, U_, w, g, p, value0)
+
+    monkeypatch.setattr(ProjectedNewtonMaster, "_line_search", recording)
+    for t in range(1, U.shape[1] + 1):
+        solved = master.solve(U[:, :t], 1e-8)
+        assert solved.solver == "newton"  # certified by Newton itself, no fallback
+        assert 0 <= solved.certificate.gap + 1e-12 and solved.certificate.gap <= 1e-8
+    assert lengths and max(lengths) <= 2.0 + 1e-9
+
+
+def test_warm_start_reuses_the_previous_best_response():
+    # a solve after the last one extended by a column starts at the previous w with the new
+    # column at 0 and evaluates no best response there: U w, d and Theta_bar are the previous ones
+    rng = np.random.default_rng(6)
+    U = np.where(rng.random((300, 8)) < 0.5, 1.0, -1.0)
+    f = ERLPBoost(300, nu=30.0, eps=0.01)
+    master = f.fast_master()
+    master.solve(U[:, :7], 1e-8)
+    start = np.append(master.w, 0.0)
+    calls = []
+    evaluate = master._evaluate
+    master._evaluate = lambda U_, w: calls.append(np.array(w)) or evaluate(U_, w)
+    solved = master.solve(U, 1e-8)
+    assert solved.solver == "newton" and solved.certificate.gap <= 1e-8
+    assert not any(np.allclose(w, start, rtol=0, atol=1e-15) for w in calls)

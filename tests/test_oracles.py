@@ -407,3 +407,21 @@ def test_oracles_without_parts_offer_best_alone():
         (h, u), = oracle.candidates(d)
         h0, u0 = oracle.best(d)
         assert h == h0 and np.array_equal(u, u0)
+
+
+def test_dense_stumps_reuse_their_buffers_without_carrying_state():
+    # best() and candidates() reuse (F, N) work buffers between calls: every call must equal a
+    # freshly fitted oracle's, and a pickled oracle carries no buffer
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 6))
+    X[:, 2] = np.round(X[:, 2])  # repeated values: invalid split positions
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=300) > 0, 1.0, -1.0)
+    used = StumpOracle().fit(X, y)
+    for _ in range(4):
+        d = rng.dirichlet(np.ones(300))
+        fresh = StumpOracle().fit(X, y)
+        assert used.best(d)[0] == fresh.best(d)[0]
+        assert np.array_equal(used.best(d)[1], fresh.best(d)[1])
+        assert [h for h, _ in used.candidates(d)] == [h for h, _ in fresh.candidates(d)]
+    assert used.__getstate__()["_buffers"] is None
+    assert pickle.loads(pickle.dumps(used)).best(d)[0] == fresh.best(d)[0]
