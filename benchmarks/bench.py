@@ -28,6 +28,10 @@ Instances (``--suite``; a comma-separated list of):
                    values), nu/N 0.2 and 0.5, eps 0.01: stand-ins for the UCI data of that size
                    the acceptance of issue 8 runs (the project does not ship them)
 ``quick``          twonorm with N = 200, eps 0.05 (seconds; used by tests/test_bench.py)
+``concurrency``    the a9a ERLPBoost ``dualboost fit`` command, K of them started at once
+                   (``--concurrent``, default 1, 2, 4), with no thread variable set (dualboost's
+                   default), pinned to one thread and at the core count: wall s per command
+                   (not in ``all``)
 ``all``            german, breast_cancer, uci_like, a9a, twonorm (the default)
 ``scale``          the default configuration of ``dualboost fit`` (nu = 0.1 N, default eps),
                    both algorithms, on make_classification (50 features, 10 informative, 5%
