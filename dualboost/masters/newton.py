@@ -57,11 +57,6 @@ _MOMENT_REFRESH = 50
 #: of 13 evaluations each, stepping 1e4, 1e3, ... long, became one)
 _STEP_RADIUS = 2.0
 
-#: polishing (past gap_tol, towards polish_tol) stops after this many iterations in a row that
-#: do not halve the certified violation: at a kink of the capped projection (an example
-#: entering its cap) the Newton model is wrong at round-off scale and the steps go nowhere
-_POLISH_STALL = 2
-
 
 class _Curvature(NamedTuple):
     """The -Hessian of Theta_bar as eta (M - a a^T / total); M's upper triangle, column-major."""
@@ -445,7 +440,6 @@ class ProjectedNewtonMaster(Master):
         # stump at a near-tie than the reference path's accurate solve would.
         target = min(gap_tol, self.polish_tol)
         within = 0  # iterations spent with the certified violation already <= gap_tol
-        stalled, best_violation = 0, math.inf  # polishing iterations without halving it
         for iteration in range(self.max_iterations + 1):
             # the simplex optimality violation is P(d(w)) - Theta_bar(w); certify when it is small
             violation = float(g.max() - g @ w)
@@ -454,10 +448,7 @@ class ProjectedNewtonMaster(Master):
                 if cert.gap <= target:
                     break
             within = within + 1 if violation <= gap_tol else 0
-            stalled = stalled + 1 if within > 1 and violation > 0.5 * best_violation else 0
-            best_violation = min(best_violation, violation)
-            if iteration == self.max_iterations or within > self.polish_iterations or \
-                    stalled >= _POLISH_STALL:
+            if iteration == self.max_iterations or within > self.polish_iterations:
                 break
             self.iterations = iteration + 1
             p = self._direction(U, w, d, g, mu, eps_active=min(1e-6, max(violation, 1e-15)))
