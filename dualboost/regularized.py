@@ -34,7 +34,6 @@ from typing import Any, ClassVar
 
 import cvxpy as cp
 import numpy as np
-from scipy.optimize import brentq
 
 from .errors import DualBoostInputError
 from .formulation import (
@@ -613,6 +612,8 @@ class RegularizedLPBoost(Formulation):
             return float(self.conjugate_gradient(-self.eta * (s + beta)).sum()) - 1.0
 
         lo, hi = _bracket_decreasing(excess, -s.max() - 1.0, -s.min() + 1.0)
+        from scipy.optimize import brentq  # scipy.optimize: 0.2 s to import, rarely used
+
         return float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
 
     def dual_value(self, U: np.ndarray, point, beta: float) -> float:
@@ -677,6 +678,8 @@ class RegularizedLPBoost(Formulation):
         # the single point 1/N), so an unbounded search would never end
         lo, hi = _bracket_decreasing(excess, -m.max() - 1.0, -m.min() + 1.0)
         if excess(lo) > 0 > excess(hi):
+            from scipy.optimize import brentq
+
             beta = float(brentq(excess, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500))
         else:  # every d_n at its cap (nu = N): the largest beta that keeps them there
             grad_at_cap = self.regularizer_gradient(np.full(self.N, cap))

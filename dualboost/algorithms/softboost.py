@@ -33,7 +33,6 @@ import math
 import time
 
 import numpy as np
-from scipy.optimize import linprog
 from scipy.special import logsumexp, rel_entr
 
 from ..formulation import Certificate, Formulation
@@ -281,6 +280,8 @@ def _independent_lp_value(U: np.ndarray, nu: float) -> float:
     A_ub = np.hstack([U.T, -np.ones((t, 1))])
     A_eq = np.r_[np.ones(N), 0.0][None, :]
     bounds = [(0.0, 1.0 / nu)] * N + [(None, None)]
+    from scipy.optimize import linprog  # 0.2 s to import: only when needed
+
     sol = linprog(c, A_ub=A_ub, b_ub=np.zeros(t), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
                   method="highs")
     if sol.status != 0:
