@@ -53,6 +53,6 @@ def install(name: str = "cvxpy") -> None:
     stand_in = _Deferred(name)
     stand_in.__spec__ = spec
     stand_in.__file__ = spec.origin
-    if spec.submodule_search_locations is not None:
-        stand_in.__path__ = list(spec.submodule_search_locations)
+    # no __path__: importing a submodule (``import cvxpy.atoms``) asks for it, which loads the
+    # real package first (a submodule imported under the stand-in would re-enter its parent)
     sys.modules[name] = stand_in
