@@ -4,9 +4,10 @@ cvxpy (with the scipy.stats it pulls in) takes about 0.6 s to import, a third of
 ``dualboost fit`` on a9a, and the fast masters (HiGHS, projected Newton) never build a cvxpy
 model. Every module here and every formulation file writes ``import cvxpy as cp`` as usual;
 :func:`install` first puts a stand-in module in ``sys.modules`` whose first attribute lookup
-(``cp.Variable``: a reference solve, a formulation's model, the verifier) imports cvxpy and
-takes over its namespace, so those import statements are free. (The standard library's
-``importlib.util.LazyLoader`` loads on the import statement itself under Python 3.11.)
+(``cp.Variable``: a reference solve, a formulation's model, the verifier) imports cvxpy, and
+from then on it forwards every attribute to cvxpy, so those import statements are free. (The
+standard library's ``importlib.util.LazyLoader`` loads on the import statement itself under
+Python 3.11.)
 """
 
 from __future__ import annotations
@@ -18,11 +19,18 @@ import types
 
 
 class _Deferred(types.ModuleType):
-    """Stands for a module until an attribute of it is first asked for."""
+    """Stands for a module until an attribute of it is first asked for, then forwards every
+    lookup and assignment to the real module (so ``monkeypatch.setattr(cp, ...)`` through
+    either object reaches both)."""
 
-    def __getattr__(self, attr: str):  # only called for names not yet in the namespace
-        real = _load(self)
-        return getattr(real, attr)
+    def __getattr__(self, attr: str):  # only called for names not in the stand-in's own dict
+        return getattr(_load(self), attr)
+
+    def __setattr__(self, attr: str, value) -> None:
+        setattr(_load(self), attr, value)
+
+    def __delattr__(self, attr: str) -> None:
+        delattr(_load(self), attr)
 
     def __dir__(self):
         return dir(_load(self))
@@ -33,13 +41,10 @@ def _load(stand_in: _Deferred) -> types.ModuleType:
     if sys.modules.get(name) is stand_in:
         del sys.modules[name]
         try:
-            real = importlib.import_module(name)
+            importlib.import_module(name)
         except BaseException:
             sys.modules.setdefault(name, stand_in)
             raise
-        # the stand-in, held by the modules that imported it, becomes a view of the real one
-        stand_in.__dict__.update(real.__dict__)
-        return real
     return sys.modules[name]
 
 
@@ -51,8 +56,8 @@ def install(name: str = "cvxpy") -> None:
     if spec is None:
         return  # not installed: the first use says so
     stand_in = _Deferred(name)
-    stand_in.__spec__ = spec
-    stand_in.__file__ = spec.origin
+    # the stand-in's own attributes (an assignment would be forwarded: see __setattr__)
+    stand_in.__dict__.update(__spec__=spec, __file__=spec.origin)
     # no __path__: importing a submodule (``import cvxpy.atoms``) asks for it, which loads the
     # real package first (a submodule imported under the stand-in would re-enter its parent)
     sys.modules[name] = stand_in

@@ -29,6 +29,20 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+
+# scipy.optimize takes 0.3 s to import and only the fallbacks below use it: imported on first call
+def linprog(*args: Any, **kwargs: Any):
+    from scipy.optimize import linprog as solve
+
+    return solve(*args, **kwargs)
+
+
+def lsq_linear(*args: Any, **kwargs: Any):
+    from scipy.optimize import lsq_linear as solve
+
+    return solve(*args, **kwargs)
+
+
 __all__ = ["KKTRecovery", "KKTSystem", "Multipliers", "soft_margin_system", "solve_kkt_system",
            "system_from_model"]
 
@@ -558,8 +572,6 @@ def _least_squares_with_private_columns(A, b, lower, weights):
             if A_s.shape[0] == 0:
                 sol_x = np.clip(np.zeros(shared.size), lower[shared], None)
             else:
-                from scipy.optimize import lsq_linear  # 0.3 s to import: only when needed
-
                 sol_x = lsq_linear(A_s, b_s, bounds=(lower[shared], upper), method="bvls",
                                    tol=1e-14, lsmr_tol="auto").x
         x[shared] = sol_x
@@ -600,8 +612,6 @@ def _l1_solve(A, b, lower, weights):
     cost = np.zeros(shared.size + 1)
     cost[-1] = 1.0
     bounds = [(lo if np.isfinite(lo) else None, None) for lo in lower[shared]] + [(0, None)]
-    from scipy.optimize import linprog  # 0.3 s to import: only when needed
-
     sol = linprog(cost, A_ub=A_ub, b_ub=np.concatenate(rhs), bounds=bounds, method="highs",
                   options={"primal_feasibility_tolerance": 1e-10,
                            "dual_feasibility_tolerance": 1e-10})
