@@ -13,10 +13,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ._lazy import install as _install_lazy_cvxpy
-
-_install_lazy_cvxpy()  # dualboost/_lazy.py: cvxpy loads on first use, not with any submodule
-
 __version__ = "0.1.0"
 
 # public name -> the submodule that defines it

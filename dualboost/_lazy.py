@@ -3,7 +3,8 @@
 cvxpy (with the scipy.stats it pulls in) takes about 0.6 s to import, a third of a whole
 ``dualboost fit`` on a9a, and the fast masters (HiGHS, projected Newton) never build a cvxpy
 model. Every module here and every formulation file writes ``import cvxpy as cp`` as usual;
-:func:`install` first puts a stand-in module in ``sys.modules`` whose first attribute lookup
+the ``dualboost`` command (its own process: :func:`dualboost.cli.main`) calls :func:`install`,
+which puts a stand-in module in ``sys.modules`` whose first attribute lookup
 (``cp.Variable``: a reference solve, a formulation's model, the verifier) imports cvxpy, and
 from then on it forwards every attribute to cvxpy, so those import statements are free. (The
 standard library's ``importlib.util.LazyLoader`` loads on the import statement itself under

@@ -172,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
         except ValueError:  # not the main thread
             pass
+        # the command's own process: cvxpy loads on first use (dualboost/_lazy.py); a library
+        # user's `import dualboost` leaves sys.modules alone
+        from .._lazy import install as defer_cvxpy
+
+        defer_cvxpy()
         return _dispatch(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
         return _interrupted()
