@@ -119,9 +119,10 @@ def add_parser(sub: Any) -> None:
                       help="at most T master solves (default 1000); a run stopped there is not "
                            "converged: exit status 3, the JSON is still written")
     loop.add_argument("--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
-                      help="end the run after the first master solve that finishes past "
-                           "SECONDS (status time_limit, exit 3); the last certified bracket "
-                           "and the JSON are kept. Ctrl-C does the same (status interrupted)")
+                      help="end the run at SECONDS, inside a master solve too, once its first "
+                           "master solve is done (status time_limit, exit 3); the last "
+                           "certified bracket and the JSON are kept. Ctrl-C does the same "
+                           "(status interrupted)")
     loop.add_argument("--solver", default=None, metavar="NAME",
                       help="force one conic solver (e.g. CLARABEL, ECOS, SCS, HIGHS); "
                            "default: the policy of dualboost.solvers")

@@ -68,18 +68,9 @@ def run(args: argparse.Namespace) -> int:
     check_files([*existing("--model", args.model), *existing("--data", args.data)],
                 [("--out", args.out, "csv")])
     model = load_model(args.model)
-    width = model.n_features
-    if args.n_features is not None:
-        if width is not None and args.n_features != width:
-            raise CLIError(f"--n-features {args.n_features} differs from the model's "
-                           f"n_features = {width}")
-        width = args.n_features
-    base = model.index_base
-    if args.index_base is not None:
-        if base is not None and args.index_base != base:
-            raise CLIError(f"--index-base {args.index_base} differs from the model's "
-                           f"libsvm_index_base = {base} (the training file's numbering)")
-        base = args.index_base
+    width = _agreeing("--n-features", args.n_features, "n_features", model.n_features)
+    base = _agreeing("--index-base", args.index_base, "libsvm_index_base", model.index_base,
+                     " (the training file's numbering)")
     data = load_prediction_data(args.data, n_features=width, label=args.label,
                                 feature_names=model.feature_names,
                                 label_column=model.label_column, index_base=base)
@@ -102,3 +93,13 @@ def run(args: argparse.Namespace) -> int:
               f"{1 - correct / n:.4f}) on {data.name}",
               file=sys.stdout if args.out is not None else sys.stderr, flush=True)
     return EXIT_OK
+
+
+def _agreeing(option: str, given: Any, key: str, recorded: Any, why: str = "") -> Any:
+    """The model's recorded value, or the option's where the model has none; an option that
+    contradicts the model is an error (the model was trained on that reading of the data)."""
+    if given is None:
+        return recorded
+    if recorded is not None and given != recorded:
+        raise CLIError(f"{option} {given} differs from the model's {key} = {recorded}{why}")
+    return given
