@@ -65,3 +65,58 @@ def test_short_runs_are_not_checked():
     X, y = _noisy()
     result = run(X, y, nu=1, eps=0.05, kkt=False)
     assert result.status not in ("vacuous_guarantee", "weak_guarantee")
+
+
+# ---- LPBoost (Alg. 2.1, eps_eff = eps) shares the check: _TotallyCorrective._check_guarantee
+
+
+def test_lpboost_empty_guarantee_stops_early_with_the_remedy(check_at_once):
+    # hard margin (nu = 1) on labels independent of the features: g < 0, and the restricted
+    # LP's value stays far below gamma_hat, so Alg. 2.1's own rule does not hold yet
+    X, y = _noisy()
+    result = run(X, y, formulation="lpboost", nu=1, eps=0.3, kkt=False)
+    assert result.status == "vacuous_guarantee" and not result.success
+    assert "Stopping early" in result.message and "larger nu" in result.message
+    gamma_hat = min(r.edge for r in result.history)
+    assert gamma_hat <= result.parameters["eps"]  # eps_eff = eps for LPBoost
+    # the last certified master solve is kept, the stopping step's columns are not
+    solved = [r for r in result.history if r.solved]
+    assert solved and not result.history[-1].solved
+    assert result.duality_gap is not None and result.duality_gap >= 0
+    on = run(X, y, formulation="lpboost", nu=1, eps=0.3, kkt=False, guarantee_check=False)
+    assert on.status.startswith("converged") and on.success
+    assert sum(r.solved for r in on.history) > len(solved)
+
+
+def test_lpboost_meaningful_guarantee_runs_to_convergence(check_at_once):
+    X, y = _separable()
+    result = run(X, y, formulation="lpboost", nu=1, eps=0.05, kkt=False)
+    assert result.status == "converged"
+    assert min(r.edge for r in result.history) >= 2 * result.parameters["eps"]
+
+
+def test_lpboost_short_runs_are_not_checked():
+    X, y = _noisy()
+    result = run(X, y, formulation="lpboost", nu=1, eps=0.05, kkt=False)
+    assert result.status.startswith("converged")
+
+
+def test_when_the_check_is_due():
+    # never before GUARANTEE_CHECK_SECONDS (short runs end by their own rule, whatever the
+    # machine's load); then after GUARANTEE_CHECK_SOLVES solves, or, with slow solves, once
+    # GUARANTEE_CHECK_SLOW_SECONDS have passed
+    first, slow, many = (tc.GUARANTEE_CHECK_SECONDS, tc.GUARANTEE_CHECK_SLOW_SECONDS,
+                         tc.GUARANTEE_CHECK_SOLVES)
+    assert first < slow
+    assert not tc.guarantee_check_due(0.99 * first, 10 * many)
+    assert tc.guarantee_check_due(first, many)
+    assert not tc.guarantee_check_due(first, many - 1)
+    assert not tc.guarantee_check_due(0.99 * slow, 1)
+    assert tc.guarantee_check_due(slow, 1)
+
+
+def test_the_verdicts():
+    assert tc.guarantee_verdict(0.01, 0.01) == "vacuous_guarantee"
+    assert tc.guarantee_verdict(-0.3, 0.01) == "vacuous_guarantee"
+    assert tc.guarantee_verdict(0.015, 0.01) == "weak_guarantee"
+    assert tc.guarantee_verdict(0.02, 0.01) is None

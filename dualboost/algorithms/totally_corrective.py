@@ -43,13 +43,34 @@ STOPPING = Param("stopping", "stopping rule: delta^t (simple, thesis §3.2.1) or
 REPORT_LP_FRACTION = 0.5
 REPORT_LP_MIN_SECONDS = 1.0
 
-#: ERLPBoost checks its guarantee (RegularizedAlgorithm._check_guarantee) once the fit has run
-#: this long and made this many master solves: a run that ends sooner stops by its own rule
-#: (the diagnostics flag an empty guarantee at the end; short runs, a9a's 79 solves even on a
-#: busy machine, stay deterministic), a long one learns within seconds that it cannot promise
-#: much
+#: Both algorithms check their guarantee (_TotallyCorrective._check_guarantee, docs/theory.md
+#: "Stopping early") once the fit has run GUARANTEE_CHECK_SECONDS and made
+#: GUARANTEE_CHECK_SOLVES master solves, or has run GUARANTEE_CHECK_SLOW_SECONDS whatever the
+#: number of solves. A run that ends within GUARANTEE_CHECK_SECONDS is never checked (it stops
+#: by its own rule; the diagnostics flag an empty guarantee at the end), so short runs stay
+#: deterministic; 100 solves keep fast runs of many cheap solves (a9a's 79 even on a busy
+#: machine) on their rule; the second clock is for slow solves (LPBoost on a degenerate LP at
+#: N = 1e4-1e5: a handful of solves per 10 s), which would never reach 100 solves
 GUARANTEE_CHECK_SECONDS = 10.0
 GUARANTEE_CHECK_SOLVES = 100
+GUARANTEE_CHECK_SLOW_SECONDS = 20.0
+
+
+def guarantee_check_due(elapsed: float, solves: int) -> bool:
+    """Whether the guarantee check runs after ``elapsed`` seconds of fitting and ``solves``
+    master solves (see GUARANTEE_CHECK_SECONDS)."""
+    if elapsed < GUARANTEE_CHECK_SECONDS:
+        return False
+    return solves >= max(GUARANTEE_CHECK_SOLVES, 1) or elapsed >= GUARANTEE_CHECK_SLOW_SECONDS
+
+
+def guarantee_verdict(gamma_hat: float, eps_eff: float) -> str | None:
+    """``"vacuous_guarantee"`` when the promise softmargin >= g - eps_eff is certified empty
+    (g <= gamma_hat <= eps_eff), ``"weak_guarantee"`` when it is certified below g/2
+    (gamma_hat < 2 eps_eff), else None (docs/theory.md, "Stopping early")."""
+    if not gamma_hat < 2 * eps_eff:
+        return None
+    return "vacuous_guarantee" if gamma_hat <= eps_eff else "weak_guarantee"
 
 
 def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
@@ -194,8 +215,12 @@ def _is_lp_family(formulation) -> bool:
 class _TotallyCorrective(Algorithm):
     """Shared master step: solve the primal over every column, certify, recover KKT."""
 
-    def __init__(self, formulation: Formulation, **kwargs):
+    def __init__(self, formulation: Formulation, *, guarantee_check: bool = True, **kwargs):
         super().__init__(formulation, **kwargs)
+        self.started = time.perf_counter()  # the fit's clock (guarantee check, P_LP^T budget)
+        #: stop early when the eps-guarantee is certified empty or weak (_check_guarantee)
+        self.guarantee_check = bool(guarantee_check)
+        self.solves = 0  # certified master solves so far
         self.cert: Certificate | None = None
         self.min_edge = np.inf  # gamma_hat_t = min_q u^q . d^{q-1}
         # a forced solver means the reference path through that solver
@@ -231,9 +256,57 @@ class _TotallyCorrective(Algorithm):
             record.kkt_residual, record.kkt_source = recovery.residual, recovery.source
             record.kkt_w_difference = float(np.abs(recovery.w - multipliers["w"]).max())
         self.U, self.d, self.cert = U_t, cert.d, cert
+        self.solves += 1
         record.solved = True
         record.primal, record.dual, record.duality_gap = (cert.primal_value, cert.dual_value,
                                                           cert.gap)
+
+    def eps_eff(self) -> float:
+        """The eps of the stop's promise softmargin(w) >= g - eps_eff: eps for LPBoost (thesis
+        Alg. 2.1, docs/theory.md L5)."""
+        return float(self.formulation.eps)
+
+    def _remedy_eps(self, gamma_hat: float) -> str:
+        return (f"eps <= {gamma_hat / 4:.2g} (a promise of at least g - gamma_hat/4; add a "
+                f"--time-limit)")
+
+    def _guarantee_stopped(self, t: int, may_solve: bool) -> bool:
+        """Run the guarantee check before solving t when it is due; True when it stopped."""
+        if not (self.guarantee_check and may_solve and self.solves >= 1 and
+                guarantee_check_due(time.perf_counter() - self.started, self.solves)):
+            return False
+        self._check_guarantee(t)
+        return self.done
+
+    def _check_guarantee(self, t: int) -> None:
+        """Stop before solving t when the guarantee of the eventual stop is certified empty or
+        weak (docs/theory.md, "Stopping early when the guarantee cannot mean much").
+
+        The stop promises softmargin(w) >= g - eps_eff (:meth:`eps_eff`), and g <= gamma_hat =
+        min_q u^q.d_q is certified at every step (weak duality of (2.2)/(2.3) at each capped
+        pricing point d_q). gamma_hat <= eps_eff: the promise is at most 0, met by the
+        cancelling pair 0.5 h - 0.5 h (empty); gamma_hat < 2 eps_eff: it is less than g/2
+        (weak). Either is certain, however long the run goes on (gamma_hat only decreases)."""
+        eps_eff = self.eps_eff()
+        gamma_hat = self.min_edge
+        verdict = guarantee_verdict(gamma_hat, eps_eff)
+        if verdict is None:
+            return
+        empty = verdict == "vacuous_guarantee"
+        self.done, self.status = True, verdict
+        promise = ("is empty: g - eps_eff <= 0, which the cancelling pair 0.5 h - 0.5 h "
+                   "already meets" if empty else
+                   f"can certify at most gamma_hat - eps_eff = {gamma_hat - eps_eff:.3g}, less "
+                   "than half of g")
+        self.message = (
+            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
+            f"{self.solves} master solves, T = {self.U.shape[1]}): the best soft margin g over "
+            f"all hypotheses is certified <= gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, "
+            f"so the guarantee of the stop, soft margin >= g - eps_eff with eps_eff = "
+            f"{eps_eff:.3g}, {promise}; more iterations cannot change that (docs/theory.md, "
+            f"'Stopping early'). Remedies: a larger nu (g grows with nu), or "
+            f"{self._remedy_eps(gamma_hat)}; run(..., guarantee_check=False) runs on to the "
+            f"algorithm's own stopping rule")
 
     def _output(self, stopping: str, lp_value: float | None) -> Output:
         cert = self.cert
@@ -332,7 +405,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
         record = IterationRecord(t=t, edge=edge, primal_before=f.primal_objective(U_t, self.d),
                                  delta_simple=np.nan, delta_practical=np.nan, oracle_seconds=0.0,
                                  extra_columns=len(self.accepted_extra))
-        if not may_solve:
+        if not may_solve or self._guarantee_stopped(t, may_solve):
             return record
         # a mis-price: h^t cannot enter the LP at d^(t-1) (its reduced cost is not negative)
         mispriced = self.cert is not None and float(u @ self.master_d) <= theta + MISPRICE_TOL
@@ -425,11 +498,8 @@ class RegularizedAlgorithm(_TotallyCorrective):
                     "--algorithm lpboost")
         return None
 
-    def __init__(self, formulation, *, guarantee_check: bool = True, **kwargs):
+    def __init__(self, formulation, **kwargs):
         super().__init__(formulation, **kwargs)
-        self.started = time.perf_counter()  # the fit's clock, for the budget of P_LP^T
-        #: stop early when the eps-guarantee is certified empty or weak (see step())
-        self.guarantee_check = bool(guarantee_check)
         self.primal_prev = self.dual_prev = -1.0  # P^0(d^0) = Theta^0 = -1 (thesis §3.2)
         self.min_primal_before = np.inf  # min_q P^q(d^{q-1})
 
@@ -451,50 +521,25 @@ class RegularizedAlgorithm(_TotallyCorrective):
                             f"{delta:.3g} <= eps/2 = {f.eps / 2:g}; h^{t} discarded, "
                             f"T = {t - 1}")
             return record
-        if t > max(GUARANTEE_CHECK_SOLVES, 1) and self.guarantee_check and may_solve and \
-                time.perf_counter() - self.started >= GUARANTEE_CHECK_SECONDS:
-            self._check_guarantee(t)
-            if self.done:
-                return record
+        if self._guarantee_stopped(t, may_solve):
+            return record
         if not may_solve:
             return record
         self._solve(U_t, record)
         self.primal_prev, self.dual_prev = record.primal, record.dual
         return record
 
-    def _check_guarantee(self, t: int) -> None:
-        """Stop before solving t when the guarantee of the eventual stop is certified empty or
-        weak (docs/theory.md, "Stopping early when the guarantee cannot mean much").
-
-        The stop promises softmargin(w) >= g - eps_eff, eps_eff = eps/2 + B/eta (= eps at the
-        default eta), and g <= gamma_hat = min_q u^q.d^(q-1) is certified (weak duality of
-        (2.2)/(2.3) at each capped d^(q-1)). gamma_hat <= eps_eff: the promise is at most 0, met
-        by the cancelling pair 0.5 h - 0.5 h (empty); gamma_hat < 2 eps_eff: it is less than
-        g/2 (weak). Either is certain, however long the run goes on."""
+    def eps_eff(self) -> float:
+        """eps_eff = eps/2 + B/eta (T1, E11; = eps at the default eta = 2B/eps)."""
         f = self.formulation
         eps = float(f.eps)
         eta = getattr(f, "eta", None)
         bound = f.range_bound() if callable(getattr(f, "range_bound", None)) else None
-        eps_eff = eps / 2 + bound / float(eta) if eta and bound is not None else eps
-        gamma_hat = self.min_edge
-        if gamma_hat >= 2 * eps_eff:
-            return
-        empty = gamma_hat <= eps_eff
-        self.done = True
-        self.status = "vacuous_guarantee" if empty else "weak_guarantee"
-        promise = ("is empty: g - eps_eff <= 0, which the cancelling pair 0.5 h - 0.5 h "
-                   "already meets" if empty else
-                   f"can certify at most gamma_hat - eps_eff = {gamma_hat - eps_eff:.3g}, less "
-                   "than half of g")
-        self.message = (
-            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
-            f"T = {t - 1}): the best soft margin g over all hypotheses is certified <= "
-            f"gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, so the guarantee of the stop, "
-            f"soft margin >= g - eps_eff with eps_eff = {eps_eff:.3g}, {promise}; more "
-            f"iterations cannot change that (docs/theory.md, 'Stopping early'). Remedies: a "
-            f"larger nu (g grows with nu), or eps <= {gamma_hat / 4:.2g} (eps_eff well below "
-            f"gamma_hat; ERLPBoost's iterations grow like 1/eps^2: add a --time-limit); "
-            f"run(..., guarantee_check=False) runs on to the delta rule")
+        return eps / 2 + bound / float(eta) if eta and bound is not None else eps
+
+    def _remedy_eps(self, gamma_hat: float) -> str:
+        return (f"eps <= {gamma_hat / 4:.2g} (eps_eff well below gamma_hat; ERLPBoost's "
+                f"iterations grow like 1/eps^2: add a --time-limit)")
 
     def output(self):
         nu = getattr(self.formulation, "nu", 1.0)
