@@ -1,7 +1,9 @@
-"""ERLPBoost stops early when its eventual guarantee is certified empty or weak
-(RegularizedAlgorithm._check_guarantee; docs/theory.md, "Stopping early")."""
+"""LPBoost and ERLPBoost stop early when the eventual guarantee is certified empty or weak
+(_TotallyCorrective._check_guarantee; docs/theory.md, "Stopping early")."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -120,3 +122,22 @@ def test_the_verdicts():
     assert tc.guarantee_verdict(-0.3, 0.01) == "vacuous_guarantee"
     assert tc.guarantee_verdict(0.015, 0.01) == "weak_guarantee"
     assert tc.guarantee_verdict(0.02, 0.01) is None
+
+
+def test_cli_early_stop_is_exit_3_with_the_json_and_the_message(check_at_once, tmp_path,
+                                                                 capsys):
+    from dualboost.cli import main
+
+    X, y = _noisy()
+    data = tmp_path / "noisy.csv"
+    np.savetxt(data, np.column_stack([X, y]), delimiter=",")
+    out = tmp_path / "fit.json"
+    code = main(["fit", "--data", str(data), "--formulation", "lpboost", "--nu", "1",
+                 "--eps", "0.3", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert code == 3, captured.err
+    doc = json.loads(out.read_text())
+    assert doc["status"] == "vacuous_guarantee" and doc["success"] is False
+    assert "Stopping early" in doc["message"]
+    assert "vacuous_guarantee: NOT converged" in captured.out
+    assert "dualboost: not converged (vacuous_guarantee):" in captured.err

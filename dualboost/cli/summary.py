@@ -65,6 +65,8 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
         status = f"time_limit: NOT converged within --time-limit = {doc.get('time_limit')} s"
     elif status == "interrupted":
         status = "interrupted: NOT converged (Ctrl-C)"
+    elif status in ("vacuous_guarantee", "weak_guarantee"):
+        status = f"{status}: NOT converged (stopped early, see the message)"
     row("status", status)
     row("message", doc["message"])
     row("P (primal, upper bound)", fmt(doc["primal_objective"]))
