@@ -16,6 +16,10 @@ Stopping (with the certified values; exact at exact optima):
   ``delta~^t = min_{q<=t} P^q(d^{q-1}) - Theta^{t-1}`` (``practical``, §3.2.2); stop when it is
   ``<= eps/2``, discard h^t and output T = t - 1 hypotheses. P^0(d^0) = Theta^0 = -1 (the empty
   max is -1). At least one hypothesis is always kept.
+
+Both also stop early, with status ``vacuous_guarantee`` / ``weak_guarantee``, when the guarantee
+of their eventual stop is certified empty or weak (:meth:`_TotallyCorrective._check_guarantee`,
+due as :func:`guarantee_check_due` says; docs/theory.md, "Stopping early").
 """
 
 from __future__ import annotations
