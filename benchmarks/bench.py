@@ -804,6 +804,7 @@ res = run(X, y, formulation=spec["algorithm"], nu_frac=spec["nu_frac"], eps=spec
 print(json.dumps({"seconds": time.perf_counter() - start, "status": res.status,
                   "solves": sum(bool(r.solved) for r in res.history), "T": res.iterations,
                   "gap": res.duality_gap, "soft_margin": res.soft_margin,
+                  "gamma_hat": min((r.edge for r in res.history), default=None),
                   "primal": res.primal_objective, "dual": res.dual_objective,
                   "master_seconds": res.master_seconds, "oracle_seconds": res.oracle_seconds,
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -856,13 +857,14 @@ def default_table(rows: list[dict]) -> Table:
     table = Table(title="Default configuration at scale (fresh process per run; no BLAS "
                   "pinning; stopped by the time limit if not converged)")
     for column in ("instance", "algorithm", "N", "seconds", "solves", "T", "peak MB",
-                   "status", "certified gap", "soft margin"):
+                   "status", "certified gap", "soft margin", "gamma_hat"):
         table.add_column(column)
     for r in rows:
         table.add_row(r["name"], r["algorithm"], str(r["N"]), _num(r.get("seconds"), ".1f"),
                       str(r.get("solves", "-")), str(r.get("T", "-")),
                       _num(r.get("peak_mb"), ".0f"), str(r.get("status")),
-                      _num(r.get("gap"), ".2g"), _num(r.get("soft_margin"), ".4g"))
+                      _num(r.get("gap"), ".2g"), _num(r.get("soft_margin"), ".4g"),
+                      _num(r.get("gamma_hat"), ".4g"))
     return table
 
 
