@@ -152,8 +152,12 @@ def _active_set_projection(x: np.ndarray, cap: np.ndarray, rounds: int = 4
         if count == 0:
             return None
         tau = (float(x[free].sum()) + float(cap[upper].sum()) - 1.0) / count
-        shifted = x - tau
+        first, shifted = shifted is x, x - tau
         if np.array_equal(shifted >= cap, upper) and np.array_equal(shifted <= 0.0, lower):
+            return np.clip(shifted, 0.0, cap)
+        if first and abs(tau) <= 1e-15 * float(cap.max()):
+            # x sums to 1 up to round-off: entries exactly at a cap flip sets on a shift of an
+            # ulp and the rounds would alternate between two taus an ulp apart
             return np.clip(shifted, 0.0, cap)
     return None
 

@@ -160,7 +160,18 @@ class DerivedNumerics:
 
     def _disagreement(self, f) -> str | None:
         """Where the member's numpy R*, grad R* or 1/R'' differs from the compiled ones (at
-        grad R(d0) and half a unit below it), or None."""
+        grad R(d0) and half a unit below it), or its numpy R when written (at d0 and halfway
+        to the cap), or None."""
+        if type(f).regularizer_value is not RegularizedLPBoost.regularizer_value:
+            d0 = np.asarray(f.d0, dtype=float)
+            for d in (d0, 0.5 * d0 + 0.5 * np.minimum(self.cap, 1.0 / f.N)):
+                with np.errstate(all="ignore"):
+                    given = float(f.regularizer_value(d))
+                if not np.isclose(given, self.R.value(d), rtol=1e-6, atol=1e-12):
+                    return ("the hand-written regularizer_value disagrees with the one derived "
+                            "from the cvxpy declarations: the derived numerics run instead "
+                            "(about 1-2x the time); `python -m dualboost.verify` row F1 shows "
+                            "where")
         for y in (self.y0, self.y0 - 0.5):
             with np.errstate(all="ignore"):
                 terms, g, h = self.conj.evaluate(y)
@@ -181,7 +192,8 @@ class DerivedNumerics:
         if self.numpy is not None:
             g = np.asarray(self.numpy.conjugate_gradient(y), dtype=float)
             h = np.asarray(self.numpy.inverse_curvature(g), dtype=float)
-            return g, np.where(g > 0, h, 0.0)
+            # the mask only where some d_n = 0 (not NaN-safe otherwise: min of a NaN is NaN)
+            return g, (h if g.min(initial=np.inf) > 0 else np.where(g > 0, h, 0.0))
         _, g, h = self.conj.evaluate(y)
         return g, h
 
@@ -192,7 +204,12 @@ class DerivedNumerics:
             at_cap = y >= self.ycap
             g, h = self.gradient_and_curvature(np.minimum(y, self.ycap))
             d = np.where(at_cap, self.cap, np.minimum(g, self.cap))
-            slope = -eta * float(h.sum(where=~at_cap))
+            # the sum of h off the cap, as a dot product with the mask (sum(where=) costs 4x;
+            # it stays for an h that is not finite at the cap, where 0 * inf would be NaN)
+            slope = float(np.dot(h, ~at_cap))
+            if not math.isfinite(slope):
+                slope = float(h.sum(where=~at_cap))
+            slope *= -eta
         else:
             # beta >= max(-s - upper/eta) puts y <= upper; min() removes the round-off of
             # -eta (s + beta) at the bracket's end
@@ -267,7 +284,7 @@ class DerivedNumerics:
             memo[beta] = out
             return out
 
-        if capped and hint is not None and lo < hint < hi:
+        if hint is not None and lo < hint < hi:
             # warm start: Newton from the previous beta (the master's consecutive calls differ
             # little, so this usually ends in a few evaluations)
             local = self._local_newton(s, eta, hint, lo, hi, log_mass)
@@ -319,7 +336,7 @@ class DerivedNumerics:
         # the points evaluated so far; kinks rarely stop it when the root moved little
         left, right = lo, hi
         beta = hint
-        for _ in range(5):
+        for _ in range(12):
             value, slope = log_mass(beta)
             if value == 0:
                 return beta
@@ -717,7 +734,10 @@ class RegularizedLPBoost(Formulation):
         else:
             terms, g, _ = numerics.conj.evaluate(y)
             conjugate = float(terms.sum())
-        d = np.minimum(g, numerics.cap) if capped else g
+        # a capped coordinate is exactly at its cap (as in the mass the root solved for):
+        # grad R*(grad R(cap)) may come back an ulp below it, and hundreds of such near-ties
+        # made the projection below fall back to its bisection
+        d = np.where(psi > 0, numerics.cap, np.minimum(g, numerics.cap)) if capped else g
         point = Multipliers(w=w, beta=beta)
         if capped:
             point["psi"] = psi
@@ -729,8 +749,10 @@ class RegularizedLPBoost(Formulation):
         d = self.primal_feasible(d)
         edges = U.T @ d
         # R at d clipped into [0, cap]: the projection may leave -1e-17 where d_n = 0, outside
-        # the domain of a power (in_domain allows 1e-7)
-        primal = (float(edges.max()) + numerics.R.value(np.clip(d, 0.0, self.cap)) / eta
+        # the domain of a power (in_domain allows 1e-7); the member's numpy R when its numpy
+        # lines were accepted (regularizer_value among them when written: DerivedNumerics)
+        value = numerics.R.value if numerics.numpy is None else self.regularizer_value
+        primal = (float(edges.max()) + value(np.clip(d, 0.0, self.cap)) / eta
                   if self.in_domain(d) else math.inf)
         return Certificate(point, d, primal, dual, edges=edges)
 
