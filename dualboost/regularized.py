@@ -335,7 +335,7 @@ class DerivedNumerics:
         # semismooth Newton (the slope of the current piece), kept inside the bracket of
         # the points evaluated so far; kinks rarely stop it when the root moved little
         left, right = lo, hi
-        beta = hint
+        beta, previous = hint, math.inf
         for _ in range(12):
             value, slope = log_mass(beta)
             if value == 0:
@@ -349,6 +349,13 @@ class DerivedNumerics:
             step = value / slope
             if abs(step) <= 1e-15 * (1.0 + abs(beta)):
                 return beta
+            if abs(value) <= 1e-10 and abs(value) <= 1e-3 * abs(previous) and \
+                    left < beta - step < right:
+                # quadratic convergence under way (the last step shrank |ln mass| a
+                # thousandfold): this step leaves about |value|^2, round-off, so the point
+                # after it needs no evaluation of its own
+                return beta - step
+            previous = value
             beta = beta - step
             if not left < beta < right:
                 return None
