@@ -330,7 +330,7 @@ class DerivedNumerics:
         return self._solve(s, eta, capped, hint, lo, hi, log_mass)
 
     def _local_newton(self, s, eta, hint, lo, hi, log_mass) -> float | None:
-        """Newton steps from ``hint`` (at most five, inside [lo, hi]); the converged beta, or
+        """Newton steps from ``hint`` (at most twelve, inside [lo, hi]); the converged beta, or
         None (the caller then searches the pieces)."""
         # semismooth Newton (the slope of the current piece), kept inside the bracket of
         # the points evaluated so far; kinks rarely stop it when the root moved little
