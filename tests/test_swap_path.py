@@ -341,12 +341,14 @@ def test_documented_members_pass_the_verifier_on_every_instance(name, tmp_path):
 @pytest.mark.parametrize("data, nu_frac", [("breast_cancer", None), ("german", None),
                                            ("german", 0.5)])
 def test_documented_members_fit_at_defaults_certified(name, data, nu_frac, request):
-    """Default settings (nu = 0.1 N, eps = 0.01, eta from sigma and B) on breast cancer and
-    german, and german at nu = N/2: every solve on the fast master, the last bracket closed, and
+    """The command line's defaults (nu = 0.1 N, eps = 0.01, eta from sigma and B) on breast
+    cancer and german, and german at nu = N/2: every solve on the fast master, the last bracket
+    closed, and
     the run ends by its rule, or (german at nu = 0.1 N, where the best soft margin is below eps)
     by the certified check that the guarantee cannot mean much (docs/theory.md, 'Stopping
     early'). At nu = N/2 the guarantee means something: the run converges."""
     from dualboost.api import run
+    from dualboost.params import DEFAULT_NU_FRAC
     from dualboost.result import CONVERGED_STATUSES
 
     if data == "german":
@@ -357,7 +359,8 @@ def test_documented_members_fit_at_defaults_certified(name, data, nu_frac, reque
 
         X, y = load_breast_cancer(return_X_y=True)
         y = np.where(y > 0, 1.0, -1.0)
-    result = run(X, y, formulation=str(EXAMPLES / f"{name}.py"), nu_frac=nu_frac)
+    result = run(X, y, formulation=str(EXAMPLES / f"{name}.py"),
+                 nu_frac=DEFAULT_NU_FRAC if nu_frac is None else nu_frac)
     allowed = CONVERGED_STATUSES if nu_frac is not None or data != "german" else \
         CONVERGED_STATUSES + ("vacuous_guarantee", "weak_guarantee")
     assert result.status in allowed, result.message
