@@ -129,12 +129,24 @@ def _print_catalogue(doc: dict) -> None:
     available = {a["name"] for a in doc["algorithms"] if "error" not in a}
 
     console.print(Text("Formulations (dualboost fit --formulation NAME|PATH)", style="bold"))
-    for f in doc["formulations"]:
+    def entry(item: dict) -> bool:
+        """The head line of a formulation or an algorithm; False when it failed to load."""
         console.print()
-        if "error" in f:
-            line(f"{f['name']}: failed to load: {f['error']}", indent=2)
+        if "error" in item:
+            line(f"{item['name']}: failed to load: {item['error']}", indent=2)
+            return False
+        head(item["name"], item["summary"])
+        return True
+
+    def parameters(item: dict) -> None:
+        if item["params"]:
+            console.print(_params_table(item["params"]))
+        else:
+            line("parameters: none", indent=4)
+
+    for f in doc["formulations"]:
+        if not entry(f):
             continue
-        head(f["name"], f["summary"])
         if f["equations"]:
             line(f"equations: {f['equations']}", indent=4)
         others = [a for a in f["algorithms"] if a != f["default_algorithm"]]
@@ -148,24 +160,15 @@ def _print_catalogue(doc: dict) -> None:
              f"{'strictly convex' if f['strictly_convex'] else 'not strictly convex'}"
              + (f"; closed forms: {', '.join(f['closed_forms'])}" if f["closed_forms"] else ""),
              indent=4)
-        if f["params"]:
-            console.print(_params_table(f["params"]))
-        else:
-            line("parameters: none", indent=4)
+        parameters(f)
     console.print()
     console.print(Text("Algorithms (dualboost fit --algorithm NAME)", style="bold"))
     for a in doc["algorithms"]:
-        console.print()
-        if "error" in a:
-            line(f"{a['name']}: failed to load: {a['error']}", indent=2)
+        if not entry(a):
             continue
-        head(a["name"], a["summary"])
         if a["reference"]:
             line(f"reference: {a['reference']}", indent=4)
-        if a["params"]:
-            console.print(_params_table(a["params"]))
-        else:
-            line("parameters: none", indent=4)
+        parameters(a)
 
 
 def run(args: argparse.Namespace) -> int:
