@@ -90,11 +90,21 @@ class BinaryERLPBoost(RegularizedLPBoost):
         return float(rel_entr(d, self.d0).sum() + rel_entr(c - d, c - self.d0).sum())
 
     def conjugate_value(self, y):
-        a = self.nu * self.d0
-        return float(np.sum(np.log1p(-a) + np.logaddexp(0.0, logit(a) + y)) / self.nu)
+        log1p_minus_a, logit_a = self._d0_terms()
+        return float(np.sum(log1p_minus_a + np.logaddexp(0.0, logit_a + y)) / self.nu)
 
     def conjugate_gradient(self, y):
-        return expit(logit(self.nu * self.d0) + y) / self.nu
+        return expit(self._d0_terms()[1] + y) / self.nu
+
+    def _d0_terms(self):
+        """ln(1 - a) and logit(a) for a = nu d0, computed once per d0 and nu (the fast master
+        evaluates R* and its gradient thousands of times)."""
+        cached = getattr(self, "_d0_terms_cache", None)
+        if cached is None or cached[0] is not self.d0 or cached[1] != self.nu:
+            a = self.nu * self.d0
+            cached = (self.d0, self.nu, np.log1p(-a), logit(a))
+            self._d0_terms_cache = cached
+        return cached[2], cached[3]
 
     def inverse_curvature(self, d):
         """1 / R''(d) = d (1/nu - d) nu (R'' = 1/d + 1/(1/nu - d); thesis (3.27))."""
