@@ -48,7 +48,7 @@ from .formulation import (
 from .kkt import KKTSystem, soft_margin_system
 from .params import D0, EPS, ETA, NU, SAMPLE_WEIGHT_POSITIVE, Param
 from .projection import euclidean_capped_projection
-from .separable import NotSeparable, compile_separable, domain_upper
+from .separable import NotSeparable, compile_separable, cvxpy_gradient, domain_upper
 from .theory import Theory, default_eta
 
 __all__ = ["DerivedNumerics", "FormulationMathError", "RegularizedLPBoost"]
@@ -487,16 +487,9 @@ class RegularizedLPBoost(Formulation):
     def conjugate_gradient_reference(self, y: np.ndarray) -> np.ndarray:
         """grad R*(y) from cvxpy's gradient of the declared conjugate (see above)."""
         y = np.asarray(y, dtype=float)
-        variable = cp.Variable(self.N)
-        variable.value = y
-        try:
-            grad = self.conjugate(variable).grad.get(variable)
-        except (TypeError, ValueError, ArithmeticError):
-            grad = None
-        if grad is not None:
-            grad = np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
-            if grad.shape == (self.N,) and np.all(np.isfinite(grad)):
-                return grad
+        grad = cvxpy_gradient(self.conjugate, y)
+        if grad is not None and grad.shape == (self.N,) and np.all(np.isfinite(grad)):
+            return grad
         return self._conjugate_maximizer(y)
 
     def _conjugate_maximizer(self, y: np.ndarray) -> np.ndarray:
@@ -517,10 +510,11 @@ class RegularizedLPBoost(Formulation):
 
     def regularizer_gradient_reference(self, d: np.ndarray) -> np.ndarray:
         """grad R(d) from cvxpy's gradient of the declared expression."""
-        variable = cp.Variable(self.N, nonneg=True)
-        variable.value = np.asarray(d, dtype=float)
-        grad = self.regularizer(variable).grad[variable]
-        return np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad).reshape(-1)
+        grad = cvxpy_gradient(self.regularizer, d, nonneg=True)
+        if grad is None:
+            raise FormulationMathError(f"{self.name}: cvxpy has no gradient of regularizer(d) "
+                                       "at the given d (a kink or the edge of its domain)")
+        return grad
 
     def inverse_curvature(self, d: np.ndarray) -> np.ndarray:
         """h_n = 1 / R_n''(d_n) = (R*_n)''(grad R(d)_n): how fast d_n moves with its slack

@@ -38,7 +38,7 @@ from cvxpy.atoms.elementwise.elementwise import Elementwise
 from scipy.special import entr as _entr_fn
 from scipy.special import expit, kl_div, rel_entr
 
-__all__ = ["NotSeparable", "SeparableFunction", "compile_separable"]
+__all__ = ["NotSeparable", "SeparableFunction", "compile_separable", "cvxpy_gradient"]
 
 # a compiled node maps x to (value, first derivative, second derivative, in-domain mask); the
 # derivatives are d/dx_n of the node's n-th entry (its Jacobian is diagonal); scalars broadcast,
@@ -484,22 +484,31 @@ class SeparableFunction:
             if theirs is None or not abs(ours - float(theirs)) <= tol * (1 + abs(ours)):
                 raise NotSeparable(f"{self.label}: compiled value {ours!r} differs from cvxpy's "
                                    f"{theirs!r} at x = {_show(x)}")
-            variable = cp.Variable(self.N)
-            variable.value = x
-            try:
-                reference = self._expression(variable).grad.get(variable)
-            except (TypeError, ValueError, ArithmeticError):
-                reference = None
+            reference = cvxpy_gradient(self._expression, x)
             if reference is None:
                 continue
-            reference = np.asarray(reference.toarray() if hasattr(reference, "toarray")
-                                   else reference, dtype=float).reshape(-1)
             if reference.shape == grad.shape and np.all(np.isfinite(reference)) and \
                     np.all(np.isfinite(grad)):
                 scale = 1.0 + np.abs(reference).max()
                 if np.abs(grad - reference).max() > tol * scale:
                     raise NotSeparable(f"{self.label}: compiled gradient differs from cvxpy's at "
                                        f"x = {_show(x)}")
+
+
+def cvxpy_gradient(expression: Callable[[cp.Expression], cp.Expression], x: np.ndarray,
+                   nonneg: bool = False) -> np.ndarray | None:
+    """cvxpy's own numeric gradient of ``expression`` at x as a flat vector, or None where cvxpy
+    has none (a kink of a clipped power, the edge of a domain)."""
+    variable = cp.Variable(np.size(x), nonneg=nonneg)
+    variable.value = np.asarray(x, dtype=float)
+    try:
+        grad = expression(variable).grad.get(variable)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    if grad is None:
+        return None
+    return np.asarray(grad.toarray() if hasattr(grad, "toarray") else grad,
+                      dtype=float).reshape(-1)
 
 
 def _show(x: np.ndarray) -> str:
