@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .model_io import TIE_TOLERANCE
+from .result import TIE_TOLERANCE
 
 __all__ = ["DEGENERATE_FRACTION", "Guarantee", "ROUNDOFF", "roundoff_fraction",
            "run_guarantee", "smallest_edge", "training_margins"]
@@ -144,12 +144,17 @@ def run_guarantee(result: Any, formulation: Any = None) -> Guarantee | None:
     eps = params.get("eps")
     if eps is None:
         return None
-    eps = float(eps)
-    algorithm = str(getattr(result, "algorithm", "") or "")
-    gamma_hat = smallest_edge(result)
-    if algorithm != "erlpboost":
-        return Guarantee(algorithm, eps, eps, gamma_hat=gamma_hat)
-    constants = _regularizer_constants(formulation) if formulation is not None else None
+    return stop_guarantee(str(getattr(result, "algorithm", "") or ""), float(eps), formulation,
+                          smallest_edge(result))
+
+
+def stop_guarantee(algorithm: str, eps: float, formulation: Any = None,
+                   gamma_hat: float | None = None) -> Guarantee:
+    """The promise of ``algorithm``'s stop at ``eps`` (module docstring): eps_eff = eps, or
+    eps/2 + B/eta for ``erlpboost`` on a formulation with B and sigma. Used for a finished run
+    (:func:`run_guarantee`) and, during a run, by the algorithms' early guarantee check."""
+    constants = (_regularizer_constants(formulation)
+                 if algorithm == "erlpboost" and formulation is not None else None)
     if constants is None:
         return Guarantee(algorithm, eps, eps, gamma_hat=gamma_hat)
     from .theory import default_eta

@@ -267,8 +267,12 @@ class _TotallyCorrective(Algorithm):
 
     def eps_eff(self) -> float:
         """The eps of the stop's promise softmargin(w) >= g - eps_eff: eps for LPBoost (thesis
-        Alg. 2.1, docs/theory.md L5)."""
-        return float(self.formulation.eps)
+        Alg. 2.1, docs/theory.md L5), eps/2 + B/eta for ERLPBoost (T1, E11; = eps at the default
+        eta = 2B/eps): :func:`dualboost.guarantee.stop_guarantee`, as for the finished run."""
+        from ..guarantee import stop_guarantee
+
+        return stop_guarantee(self.name, float(self.formulation.eps),
+                              self.formulation).eps_effective
 
     def _remedy_eps(self, gamma_hat: float) -> str:
         return (f"eps <= {gamma_hat / 4:.2g} (a promise of at least g - gamma_hat/4; add a "
@@ -532,14 +536,6 @@ class RegularizedAlgorithm(_TotallyCorrective):
         self._solve(U_t, record)
         self.primal_prev, self.dual_prev = record.primal, record.dual
         return record
-
-    def eps_eff(self) -> float:
-        """eps_eff = eps/2 + B/eta (T1, E11; = eps at the default eta = 2B/eps)."""
-        f = self.formulation
-        eps = float(f.eps)
-        eta = getattr(f, "eta", None)
-        bound = f.range_bound() if callable(getattr(f, "range_bound", None)) else None
-        return eps / 2 + bound / float(eta) if eta and bound is not None else eps
 
     def _remedy_eps(self, gamma_hat: float) -> str:
         return (f"eps <= {gamma_hat / 4:.2g} (eps_eff well below gamma_hat; ERLPBoost's "
