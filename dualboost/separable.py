@@ -24,21 +24,33 @@ disagrees with cvxpy's own value or gradient at the self-check points (:meth:`Se
 
 from __future__ import annotations
 
+import functools
 import math
+import types
 from collections.abc import Callable
 
 import cvxpy as cp
 import numpy as np
-from cvxpy.atoms.affine.add_expr import AddExpression
-from cvxpy.atoms.affine.binary_operators import DivExpression, MulExpression, multiply
-from cvxpy.atoms.affine.promote import Promote
-from cvxpy.atoms.affine.sum import Sum
-from cvxpy.atoms.affine.unary_operators import NegExpression
-from cvxpy.atoms.elementwise.elementwise import Elementwise
 from scipy.special import entr as _entr_fn
 from scipy.special import expit, kl_div, rel_entr
 
 __all__ = ["NotSeparable", "SeparableFunction", "compile_separable", "cvxpy_gradient"]
+
+
+@functools.cache
+def _nodes() -> types.SimpleNamespace:
+    """cvxpy's expression-node classes, imported on the first compile: a shipped member whose
+    numpy lines are all written never compiles, and the ``dualboost`` command then never imports
+    cvxpy (about 1 s; :mod:`dualboost._lazy`)."""
+    from cvxpy.atoms.affine.add_expr import AddExpression
+    from cvxpy.atoms.affine.binary_operators import DivExpression, MulExpression, multiply
+    from cvxpy.atoms.affine.promote import Promote
+    from cvxpy.atoms.affine.sum import Sum
+    from cvxpy.atoms.affine.unary_operators import NegExpression
+    from cvxpy.atoms.elementwise.elementwise import Elementwise
+    return types.SimpleNamespace(AddExpression=AddExpression, DivExpression=DivExpression,
+                                 MulExpression=MulExpression, multiply=multiply, Promote=Promote,
+                                 Sum=Sum, NegExpression=NegExpression, Elementwise=Elementwise)
 
 # a compiled node maps x to (value, first derivative, second derivative, in-domain mask); the
 # derivatives are d/dx_n of the node's n-th entry (its Jacobian is diagonal); scalars broadcast,
@@ -192,17 +204,17 @@ class _Compiler:
                 return "elem", lambda x: (x + b, 1.0, 0.0, None)
             return "elem", lambda x: (a * x + b, a, 0.0, None)
         name = type(expr).__name__
-        if isinstance(expr, Promote):
+        if isinstance(expr, _nodes().Promote):
             kind, fn = self.compile(expr.args[0])
             if kind == "sum":
                 raise NotSeparable(f"a sum broadcast to a vector in {expr}")
             return kind, fn
-        if isinstance(expr, NegExpression):
+        if isinstance(expr, _nodes().NegExpression):
             kind, fn = self.compile(expr.args[0])
             return kind, lambda x: _scale(fn(x), -1.0)
-        if isinstance(expr, AddExpression):
+        if isinstance(expr, _nodes().AddExpression):
             return self._add(expr)
-        if isinstance(expr, Sum):
+        if isinstance(expr, _nodes().Sum):
             if expr.axis is not None:
                 raise NotSeparable(f"a sum along an axis in {expr}")
             kind, fn = self.compile(expr.args[0])
@@ -213,9 +225,9 @@ class _Compiler:
                 total = float(np.sum(np.broadcast_to(value, expr.args[0].shape)))
                 return "const", lambda x: (total, 0.0, 0.0, None)
             return "sum", fn
-        if isinstance(expr, (MulExpression, multiply)):
-            return self._product(expr, inner=not isinstance(expr, multiply))
-        if isinstance(expr, DivExpression):
+        if isinstance(expr, (_nodes().MulExpression, _nodes().multiply)):
+            return self._product(expr, inner=not isinstance(expr, _nodes().multiply))
+        if isinstance(expr, _nodes().DivExpression):
             kind, fn = self.compile(expr.args[0])
             if not expr.args[1].is_constant():
                 raise NotSeparable(f"a division by a variable expression in {expr}")
@@ -238,7 +250,7 @@ class _Compiler:
         if name == "norm1":
             _, fn = self._elem(expr.args[0], expr)
             return "sum", lambda x: _chain(fn(x), _abs, None)
-        if isinstance(expr, Elementwise):
+        if isinstance(expr, _nodes().Elementwise):
             return "elem", self._elementwise(expr)
         raise NotSeparable(f"{name} ({expr}) is not a sum of per-coordinate terms")
 
@@ -256,12 +268,12 @@ class _Compiler:
         if expr.is_constant():
             return None
         parts = []
-        if isinstance(expr, Promote):
+        if isinstance(expr, _nodes().Promote):
             return self._affine(expr.args[0]) if expr.args[0].size == 1 else None
-        if isinstance(expr, NegExpression):
+        if isinstance(expr, _nodes().NegExpression):
             inner = self._affine(expr.args[0])
             return None if inner is None else (-inner[0], -inner[1])
-        if isinstance(expr, AddExpression):
+        if isinstance(expr, _nodes().AddExpression):
             a, b = 0.0, 0.0
             for arg in expr.args:
                 if arg.is_constant():
@@ -275,9 +287,9 @@ class _Compiler:
                     return None
                 a, b = a + part[0], b + part[1]
             return a, b
-        if isinstance(expr, (MulExpression, multiply)):
+        if isinstance(expr, (_nodes().MulExpression, _nodes().multiply)):
             left, right = expr.args
-            if isinstance(expr, multiply) or left.size == 1 or right.size == 1:
+            if isinstance(expr, _nodes().multiply) or left.size == 1 or right.size == 1:
                 for const, other in ((left, right), (right, left)):
                     if const.is_constant() and not other.is_constant():
                         c = self._constant(const)
@@ -286,7 +298,7 @@ class _Compiler:
                             return None
                         return c * inner[0], c * inner[1]
             return None
-        if isinstance(expr, DivExpression) and expr.args[1].is_constant():
+        if isinstance(expr, _nodes().DivExpression) and expr.args[1].is_constant():
             c = self._constant(expr.args[1])
             inner = self._affine(expr.args[0])
             if c is None or inner is None:
