@@ -140,7 +140,8 @@ def run(
     running to their own stopping rule when, once the guarantee check is due (after 10 s and
     100 master solves, or after 20 s), the eventual guarantee is already certified empty or weak
     (docs/theory.md, "Stopping early"); by default they stop there with status
-    ``"vacuous_guarantee"`` / ``"weak_guarantee"`` and the remedy.
+    ``"vacuous_guarantee"`` / ``"weak_guarantee"`` (LPBoost also ``"degenerate_lp"``) and the
+    remedy.
     """
     from .oracles import make_oracle
 

@@ -103,6 +103,22 @@ def test_lpboost_short_runs_are_not_checked():
     assert result.status.startswith("converged")
 
 
+def test_lpboost_on_a_degenerate_lp_stops_early_with_the_bracket(check_at_once):
+    # labels independent of the features, a soft margin at nu = 0.1 N: the restricted LP's
+    # value is <= 0 after the first solve while the best edges stay far above eps
+    X, y = _noisy()
+    result = run(X, y, formulation="lpboost", nu=15, eps=0.01, kkt=False)
+    solved = [r for r in result.history if r.solved]
+    gamma_hat = min(r.edge for r in result.history)
+    assert result.status == "degenerate_lp" and not result.success
+    assert solved[-1].dual <= tc.DEGENERATE_LP_VALUE
+    assert gamma_hat - solved[-1].dual > result.parameters["eps"]
+    assert "ERLPBoost" in result.message and "Theorem 2.5" in result.message
+    assert f"{gamma_hat:.3g}" in result.message  # the certified bracket's upper end
+    on = run(X, y, formulation="lpboost", nu=15, eps=0.01, kkt=False, guarantee_check=False)
+    assert on.status != "degenerate_lp"
+
+
 def test_when_the_check_is_due():
     # never before GUARANTEE_CHECK_SECONDS (short runs end by their own rule, whatever the
     # machine's load); then after GUARANTEE_CHECK_SOLVES solves, or, with slow solves, once

@@ -19,7 +19,9 @@ Stopping (with the certified values; exact at exact optima):
 
 Both also stop early, with status ``vacuous_guarantee`` / ``weak_guarantee``, when the guarantee
 of their eventual stop is certified empty or weak (:meth:`_TotallyCorrective._check_guarantee`,
-due as :func:`guarantee_check_due` says; docs/theory.md, "Stopping early").
+due as :func:`guarantee_check_due` says; docs/theory.md, "Stopping early"); LPBoost also with
+``degenerate_lp`` when its LP's value is still <= 0 then
+(:meth:`LPBoostAlgorithm._check_guarantee`).
 """
 
 from __future__ import annotations
@@ -335,6 +337,10 @@ PRICING = Param(
 #: a column whose edge at the master's d^(t-1) is <= Theta^(t-1) + this cannot enter the LP
 MISPRICE_TOL = 1e-12
 
+#: LPBoost's early stop on a degenerate LP: the restricted LP's value at or below this (0 up to
+#: the master's round-off: its certified gap is eps/100)
+DEGENERATE_LP_VALUE = 1e-9
+
 #: the adaptive smoothing moves alpha by this much per step, within [0, ALPHA_MAX]
 ALPHA_STEP, ALPHA_MAX = 0.1, 0.9
 
@@ -436,6 +442,37 @@ class LPBoostAlgorithm(_TotallyCorrective):
                             + (f" hypotheses from {t} master solves" if U_t.shape[1] != t
                                else ""))
         return record
+
+    def _check_guarantee(self, t: int) -> None:
+        """The shared verdicts (:meth:`_TotallyCorrective._check_guarantee`), then LPBoost's
+        own early stop on a degenerate LP (docs/theory.md, "Stopping early"): when the check is
+        due and the restricted LP (2.3) still has value Theta^t <= 0 (no combination of the
+        hypotheses so far has a positive soft margin: a stump and its negation cancel) while
+        the stop's bracket gamma_hat - Theta^t is above eps, the run is on the degenerate face
+        where Algorithm 2.1 may need up to N/2 iterations (thesis Theorem 2.5) and each
+        re-solve pivots through thousands of degenerate vertices. It stops with status
+        ``degenerate_lp`` and the certified bracket Theta^t <= g <= gamma_hat, rather than run
+        on for minutes; the remedies are ERLPBoost (whose entropy-smoothed distributions bring
+        gamma_hat down in seconds on such data) or a larger nu."""
+        super()._check_guarantee(t)
+        theta = self.cert.dual_value if self.cert is not None else None
+        if self.done or theta is None or theta > DEGENERATE_LP_VALUE:
+            return
+        gap = self.min_edge - theta
+        if not gap > self.formulation.eps:
+            return
+        self.done, self.status = True, "degenerate_lp"
+        self.message = (
+            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
+            f"{self.solves} master solves, T = {self.U.shape[1]}): the LP (2.3) over the "
+            f"hypotheses so far has value Theta^{t - 1} = {theta:.3g} <= 0 (no combination of "
+            f"them has a positive soft margin), and the stop needs gamma_hat - Theta <= eps = "
+            f"{self.formulation.eps:g} but has {gap:.3g}: the best soft margin g is certified in "
+            f"[{theta:.3g}, {self.min_edge:.3g}] and Algorithm 2.1 on this degenerate LP may need "
+            f"up to N/2 iterations (thesis Theorem 2.5; docs/theory.md, 'Stopping early'). "
+            f"Remedies: ERLPBoost (--formulation erlpboost; its smoothed distributions bound g "
+            f"far sooner), or a larger nu (g grows with nu); run(..., guarantee_check=False) "
+            f"runs on to Algorithm 2.1's own rule")
 
     def output(self):
         return self._output("lp", self.cert.dual_value)

@@ -65,7 +65,7 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
         status = f"time_limit: NOT converged within --time-limit = {doc.get('time_limit')} s"
     elif status == "interrupted":
         status = "interrupted: NOT converged (Ctrl-C)"
-    elif status in ("vacuous_guarantee", "weak_guarantee"):
+    elif status in ("vacuous_guarantee", "weak_guarantee", "degenerate_lp"):
         status = f"{status}: NOT converged (stopped early, see the message)"
     row("status", status)
     row("message", doc["message"])
