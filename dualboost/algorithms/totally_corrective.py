@@ -315,8 +315,8 @@ class _TotallyCorrective(Algorithm):
             f"so the guarantee of the stop, soft margin >= g - eps_eff with eps_eff = "
             f"{eps_eff:.3g}, {promise}; more iterations cannot change that (docs/theory.md, "
             f"'Stopping early'). Remedies: a larger nu (g grows with nu), or "
-            f"{self._remedy_eps(gamma_hat)}; run(..., guarantee_check=False) runs on to the "
-            f"algorithm's own stopping rule")
+            f"{self._remedy_eps(gamma_hat)}; --no-early-stop (run(..., guarantee_check=False)) "
+            f"runs on to the algorithm's own stopping rule")
 
     def _output(self, stopping: str, lp_value: float | None) -> Output:
         cert = self.cert
@@ -471,8 +471,8 @@ class LPBoostAlgorithm(_TotallyCorrective):
             f"[{theta:.3g}, {self.min_edge:.3g}] and Algorithm 2.1 on this degenerate LP may need "
             f"up to N/2 iterations (thesis Theorem 2.5; docs/theory.md, 'Stopping early'). "
             f"Remedies: ERLPBoost (--formulation erlpboost; its smoothed distributions bound g "
-            f"far sooner), or a larger nu (g grows with nu); run(..., guarantee_check=False) "
-            f"runs on to Algorithm 2.1's own rule")
+            f"far sooner), or a larger nu (g grows with nu); --no-early-stop "
+            f"(guarantee_check=False) runs on to Algorithm 2.1's own rule")
 
     def output(self):
         return self._output("lp", self.cert.dual_value)

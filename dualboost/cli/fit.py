@@ -123,6 +123,11 @@ def add_parser(sub: Any) -> None:
                            "master solve is done (status time_limit, exit 3); the last "
                            "certified bracket and the JSON are kept. Ctrl-C does the same "
                            "(status interrupted)")
+    loop.add_argument("--no-early-stop", action="store_true",
+                      help="run on to the algorithm's own stopping rule where the guarantee "
+                           "check would stop early (statuses vacuous_guarantee, "
+                           "weak_guarantee, degenerate_lp; docs/theory.md 'Stopping early'); "
+                           "pair it with --time-limit")
     loop.add_argument("--solver", default=None, metavar="NAME",
                       help="force one conic solver (e.g. CLARABEL, ECOS, SCS, HIGHS); "
                            "default: the policy of dualboost.solvers")
@@ -369,6 +374,7 @@ def run(args: argparse.Namespace) -> int:
                 master=args.master,
                 progress=progress,
                 time_limit=args.time_limit,
+                guarantee_check=not args.no_early_stop,
             )
     except DualityViolation as exc:
         where = f" (formulation file {args.formulation})" if user_file is not None else ""
