@@ -21,6 +21,8 @@ from dualboost.verify.identities import (
     ValueMap,
     markdown_table,
     run_identities,
+    signed_to_pair,
+    with_negations,
 )
 from dualboost.verify.instances import instance_by_name
 
@@ -170,3 +172,12 @@ def test_cli_identities_json(tmp_path, capsys):
 def test_cli_unknown_identity_is_a_usage_error(capsys):
     assert main(["--identities", "I99", "--instances", "quick"]) == 2
     assert "unknown identity 'I99'" in capsys.readouterr().err
+
+
+def test_signed_weights_map_onto_the_negation_closed_columns():
+    rng = np.random.default_rng(3)
+    U = rng.uniform(-1, 1, size=(6, 4))
+    w = np.array([0.5, -0.2, 0.0, -0.3])
+    paired = signed_to_pair(w, None)
+    assert paired.min() >= 0 and paired.sum() == pytest.approx(np.abs(w).sum())
+    np.testing.assert_allclose(with_negations(U) @ paired, U @ w)

@@ -57,7 +57,7 @@ from .checks import FAIL, NA, PASS, DualityChecks, Row, StepFailed, _err, scaled
 from .instances import DualityCase, Instance
 
 __all__ = ["Context", "Identity", "IDENTITIES", "ValueMap", "identity_by_id", "markdown_table",
-           "run_identities", "simplex", "same", "times"]
+           "run_identities", "same", "signed_to_pair", "simplex", "times", "with_negations"]
 
 
 # -- the context a mapping is a function of -----------------------------------------------------
@@ -129,6 +129,21 @@ def times(factor: Number) -> VectorMap:
 
 def _keep_columns(U: np.ndarray) -> np.ndarray:
     return U
+
+
+def with_negations(U: np.ndarray) -> np.ndarray:
+    """The columns and their negations, ``[U, -U]``: a problem over signed weights with
+    ``||w||_1 <= 1`` (max |edge|) is the simplex-weight problem (max edge) over these columns
+    (a ``right_columns`` map)."""
+    U = np.asarray(U, dtype=float)
+    return np.hstack([U, -U])
+
+
+def signed_to_pair(w: np.ndarray, ctx: Context) -> np.ndarray:
+    """Signed weights on U as nonnegative weights on ``[U, -U]`` (a ``w_map`` that goes with
+    :func:`with_negations`): ``[max(w, 0), max(-w, 0)]``, l1 norm kept."""
+    w = np.asarray(w, dtype=float)
+    return np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
 
 
 def _no_weights(case: DualityCase) -> bool:
