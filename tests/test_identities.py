@@ -38,6 +38,8 @@ WRONG_PARAMS = {
     "I4": lambda c: {"nu": c.left.nu + 1.5},
     "I5": lambda c: {"nu": c.N - 1.0},
     "I6": lambda c: {"edge_bound": c.left_max_edge + 0.05},
+    # the cap count not rescaled to the N' repeated rows
+    "I7": lambda c: {"nu": c.left.nu},
 }
 
 _QUICK = {}

@@ -83,6 +83,42 @@ def test_adaboost_matches_the_textbook_algorithm_on_a_random_pool():
     assert len(set(chosen)) < len(chosen)  # the pool makes AdaBoost pick a hypothesis again
 
 
+def textbook_arc_gv(pool: np.ndarray, rounds: int) -> tuple[list[int], list[float]]:
+    """Arc-Gv as seed 002 (8) prints it: alpha_t = (1/2) ln((1 + r)/(1 - r)) - (1/2) ln((1 +
+    rho)/(1 - rho)), rho the minimum normalized margin so far (0 at t = 1, kept inside (-1, 1)),
+    clipped into [0, 1]; AdaBoost's update of d."""
+    N = pool.shape[0]
+    d = np.full(N, 1.0 / N)
+    F = np.zeros(N)
+    chosen, alphas = [], []
+    for _ in range(rounds):
+        j = int(np.argmax(d @ pool))
+        r = float(d @ pool[:, j])
+        rho = 0.0 if not alphas else float(F.min() / sum(alphas))
+        rho = min(max(rho, -1 + 1e-12), 1 - 1e-12)
+        alpha = 0.5 * math.log((1 + r) / (1 - r)) - 0.5 * math.log((1 + rho) / (1 - rho))
+        alpha = min(max(alpha, 0.0), 1.0)
+        F += alpha * pool[:, j]
+        d = d * np.exp(-alpha * pool[:, j])
+        d /= d.sum()
+        chosen.append(j)
+        alphas.append(alpha)
+    return chosen, alphas
+
+
+def test_arc_gv_matches_its_printed_steps():
+    pool = separable_pool(seed=5)
+    chosen, alphas = textbook_arc_gv(pool, 40)
+    # nu = 2: no certified stop (the steps do not depend on nu), 40 rounds unless a step is 0
+    algo = ArcGv(LPBoost(pool.shape[0], nu=2.0, eps=1e-6))
+    run_loop(algo, finite(pool), max_iter=40)
+    k = len(algo.alphas)
+    assert k >= 15, algo.message
+    np.testing.assert_allclose(algo.alphas, alphas[:k], rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(algo.U, pool[:, chosen[:k]])
+    assert max(alphas[:k]) == 1.0  # the clip binds (rho_2 = -1: the step is +inf)
+
+
 @pytest.mark.parametrize("rho", [0.0, 0.3, -0.6])
 def test_line_search_minimizes_the_shifted_exponential_loss(rho):
     """Real-valued columns (Brent's root) and +-1 columns (the closed forms (7), (8)) both give
@@ -134,11 +170,13 @@ def test_reported_bracket_is_the_lp_over_the_columns_seen(cancer, name):
     independently (scipy's HiGHS on the columns, the sorted soft margin)."""
     X, y = cancer
     nu = 0.1 * y.size
-    result = run(X, y, formulation="lpboost", algorithm=name, nu=nu, eps=0.01, max_iter=60)
+    result = run(X, y, formulation="lpboost", algorithm=name, nu=nu, eps=0.01, max_iter=60,
+                 params={"lp_every": 1})
     assert result.status == "max_iter" and len(result.history) == 60
     previous = -math.inf
     for record in result.history:
         assert record.solved and record.primal is not None  # lp_every = 1
+        assert math.isnan(record.edge)  # nu > 1: an uncapped d's edge bounds nothing
         assert record.duality_gap == record.primal - record.dual
         assert record.duality_gap >= -1e-12
         assert record.lp_value == record.primal
@@ -196,6 +234,11 @@ def test_arc_gv_minimum_margin_approaches_the_lp_optimum():
     assert minimum <= g + 1e-9  # no combination beats the LP
     margins = [r.dual for r in result.history]
     assert margins[-1] > margins[0]
+    # the stop's quantity, recorded: min_q r_q - soft margin
+    last = result.history[-1]
+    edges = [r.edge for r in result.history]
+    assert last.delta_simple == pytest.approx(min(edges) - last.dual, abs=1e-12)
+    assert last.delta_simple <= eps
 
 
 def test_certified_stop_only_at_the_hard_margin():

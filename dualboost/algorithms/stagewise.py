@@ -32,11 +32,17 @@ optimum P_LP^t of the LP (2.3) over the distinct columns seen so far (the LPBoos
 HiGHS, warm-started from the previous basis: one row per new column,
 :class:`dualboost.masters.highs_lp.HighsLPMaster`). Their difference ``duality_gap`` =
 P_LP^t - softmargin(w_t) >= 0 (weak duality) is what a totally corrective reweighting of the
-same hypotheses would gain. The LP is re-solved only when a new distinct column has arrived,
-and at most every ``lp_every`` rounds (default 1: each re-solve adds one row to a warm basis,
-a few dual simplex pivots; a round without a new column reuses the previous value, which is
-still the LP over the same columns); between re-solves ``primal`` is None. The output always
-carries P_LP^T of the final columns.
+same hypotheses would gain. The LP is re-solved only when a new distinct column has arrived (a
+round that re-picks a hypothesis keeps the previous value, still the LP over the same columns),
+and then every ``lp_every`` rounds at most; by default (``lp_every = 0``) whenever the LP's
+re-solves so far plus one more (as long as the last) take no more time than the rest of the run
+(the rounds and the oracle), so the bracket about doubles the run's time at most (a re-solve
+much longer than the last, and the output's final one, can exceed that). Why not every round: a
+round is O(N) plus the oracle, while a re-solve adds a row to a warm dual simplex basis whose
+pivots are O(N t) each, and a degenerate LP (optimum 0, as on a9a at nu = 0.1 N) needs many
+(benchmarks/stagewise.py, benchmarks/README.md: on a9a a re-solve every round made 200 AdaBoost
+rounds about ten times slower). Between re-solves a record's ``primal`` is None. The output
+always carries P_LP^T of its columns.
 
 Stopping:
 
@@ -52,6 +58,10 @@ Stopping:
   at nu = 1 exactly when the combination's minimum margin reached the best edge, i.e. the LP
   optimum) the run cannot move and stops with status ``converged``; the diagnostics then judge
   the guarantee as for any run (an AdaBoost stop at r_t <= 0 is reported ``converged_vacuous``).
+
+The record's ``edge`` is r_t at nu = 1 and NaN at nu > 1 (an uncapped d^(t-1)'s edge is no bound
+on g there, and the guarantee diagnostics and the plot read the edges as bounds);
+``delta_simple`` is the stop's ``min_q r_q - softmargin(w_t)`` at nu = 1, else NaN.
 
 Only formulations whose primal value is the LP (2.3) (``lpboost``) run these algorithms: the
 reported bracket is that LP's. Its ``nu`` (and sample weights) set the soft margin reported.
@@ -78,10 +88,14 @@ __all__ = ["AdaBoost", "ArcGv", "line_search", "fast_soft_margin"]
 #: after a typical run's sum(alpha) of a few hundred at most)
 ALPHA_MAX = 1e8
 
+#: lp_every = 0 (auto): the LP's re-solves may take this share of the run's other time
+LP_SHARE = 1.0
+
 LP_EVERY = Param(
     "lp_every", "re-solve the LP (2.3) over the distinct columns seen so far (the certified "
-    "bracket beside the stagewise soft margin) at most every this many rounds, and only when a "
-    "new column arrived", kind="int", default=1, low=1)
+    "bracket beside the stagewise soft margin) when a new column arrived, at most every this "
+    "many rounds; 0: as often as keeps the LP's time within the rounds' own time (at most "
+    "doubles the run)", kind="int", default=0, low=0)
 
 
 def _is_pm_one(u: np.ndarray) -> bool:
@@ -173,6 +187,7 @@ class _Stagewise(Algorithm):
         self.lp_cert = None
         self.lp_columns = 0  # distinct columns in the last LP solve
         self.last_lp_round = 0
+        self.lp_seconds = self.last_lp_seconds = 0.0
         # the certified whole-class stop exists at the hard margin without caps only
         self.certified_stop = self.nu == 1.0 and self.sample_weight is None
 
@@ -208,13 +223,24 @@ class _Stagewise(Algorithm):
             _, cert, solve_record = f.solve_primal(D, self.gap_tol, solver=self.solver)
             path, solver, status = "reference", solve_record.solver, solve_record.status
         self.lp_cert, self.lp_columns = cert, D.shape[1]
+        seconds = time.perf_counter() - tick
+        self.lp_seconds += seconds
+        self.last_lp_seconds = seconds
         if record is not None:
             record.path, record.solver, record.status = path, solver, status
-            record.master_seconds += time.perf_counter() - tick
+            record.master_seconds += seconds
 
     def _lp_due(self, t: int) -> bool:
-        return self.D.shape[1] > self.lp_columns and (
-            self.lp_cert is None or t - self.last_lp_round >= self.lp_every)
+        if self.D.shape[1] <= self.lp_columns:
+            return False  # no new column: the last LP is still the LP over these columns
+        if self.lp_cert is None:
+            return True
+        if self.lp_every > 0:
+            return t - self.last_lp_round >= self.lp_every
+        # auto: the LP's time so far plus the next re-solve's (predicted by the last one's)
+        # within LP_SHARE of the rest of the run's time (rounds and oracle)
+        elapsed = time.perf_counter() - self.started
+        return self.lp_seconds + self.last_lp_seconds <= LP_SHARE * (elapsed - self.lp_seconds)
 
     # -- one round -----------------------------------------------------------------------------
     def weights(self) -> np.ndarray:
@@ -235,9 +261,12 @@ class _Stagewise(Algorithm):
         tick = time.perf_counter()
         u = np.asarray(u, dtype=float)
         edge = float(u @ self.d)
-        record = IterationRecord(t=t, edge=edge, primal_before=math.nan,
-                                 delta_simple=math.nan, delta_practical=math.nan,
-                                 oracle_seconds=0.0)
+        # the record's edge is read as an upper bound on the best soft margin g (the guarantee
+        # diagnostics, the plot's running minimum): true at nu = 1 only, where every
+        # distribution is feasible; at nu > 1 (or with sample weights' caps) it is not recorded
+        record = IterationRecord(t=t, edge=edge if self.certified_stop else math.nan,
+                                 primal_before=math.nan, delta_simple=math.nan,
+                                 delta_practical=math.nan, oracle_seconds=0.0)
         if not may_solve:
             return record
         self.min_edge = min(self.min_edge, edge)
@@ -267,6 +296,8 @@ class _Stagewise(Algorithm):
             # the LP over exactly the columns seen so far: a certified bracket of its optimum
             record.primal = record.lp_value = float(self.lp_cert.primal_value)
             record.duality_gap = record.primal - margin
+        if self.certified_stop:  # the stop's quantity (LPBoost's Alg. 2.1 rule)
+            record.delta_simple = record.delta_practical = self.min_edge - margin
         self._check_stop(t, alpha, rho, margin)
         return record
 

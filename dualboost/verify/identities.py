@@ -127,11 +127,11 @@ def times(factor: Number) -> VectorMap:
     return scaled_vector
 
 
-def _keep_columns(U: np.ndarray) -> np.ndarray:
+def _keep_columns(U: np.ndarray, ctx: Context) -> np.ndarray:
     return U
 
 
-def with_negations(U: np.ndarray) -> np.ndarray:
+def with_negations(U: np.ndarray, ctx: Context | None = None) -> np.ndarray:
     """The columns and their negations, ``[U, -U]``: a problem over signed weights with
     ``||w||_1 <= 1`` (max |edge|) is the simplex-weight problem (max edge) over these columns
     (a ``right_columns`` map)."""
@@ -176,8 +176,10 @@ class Identity:
     d_text: str = "same d"
     w_map: VectorMap = simplex
     w_text: str = "same w (simplex)"
-    #: the right problem's columns from the left's (default: the same columns)
-    right_columns: Callable[[np.ndarray], np.ndarray] = _keep_columns
+    #: the right problem's columns from the left's (default: the same columns); it may change
+    #: the number of rows too (the right formulation is built with N = its rows; d_map must
+    #: then map to that length)
+    right_columns: Callable[[np.ndarray, Context], np.ndarray] = _keep_columns
     #: which duality cases the row runs on (default: those without sample weights)
     when: Callable[[DualityCase], bool] = _no_weights
 
@@ -186,6 +188,11 @@ class Identity:
         registered = available_formulations() if registered is None else registered
         return [name for name in dict.fromkeys((self.left, self.right))
                 if name not in registered]
+
+
+def _integer_weights(N: int) -> np.ndarray:
+    """Sample weights 1, 2, 3, 1, 2, 3, ... (integers: the rows can be repeated)."""
+    return 1.0 + np.arange(N) % 3
 
 
 def _uniform(ctx: Context) -> np.ndarray:
@@ -256,6 +263,17 @@ IDENTITIES: list[Identity] = [
         value_text="P′ = η (P − γ*) (= Δ(d*, d⁰))",
         w_map=times(lambda c: c.left.eta),
         w_text="w′ = η w (SoftBoost's w is unnormalized)"),
+    Identity(
+        "I7", "erlpboost, integer sample weights = erlpboost on the repeated rows",
+        "`erlpboost` with integer sample weights s ≡ `erlpboost` on the rows repeated s_n times",
+        "docs/theory.md “Sample weights”, W1; thesis (3.6)",
+        "erlpboost", "erlpboost",
+        lambda c: {"nu": c.nu, "eps": c.eps, "sample_weight": _integer_weights(c.N)},
+        lambda c: {"nu": c.left.nu * _integer_weights(c.N).sum() / c.N, "eta": c.left.eta},
+        "N′ = Σs rows (row n s_n times), ν′ = ν Σs/N, uniform d⁰′; prior s/Σs ↦ 1/N′; same η",
+        d_map=lambda d, c: np.repeat(d / _integer_weights(c.N), _integer_weights(c.N).astype(int)),
+        d_text="d′ = d_n/s_n on each copy of row n",
+        right_columns=lambda U, c: np.repeat(U, _integer_weights(c.N).astype(int), axis=0)),
 ]
 
 
@@ -452,10 +470,10 @@ def check_case(identity: Identity, instance: str, case: DualityCase, tol: float,
         meta["status"], meta["reason"] = "error", f"the {identity.left} solve failed"
         return _Block(meta, problems + rows_all(NA, f"n/a: no certified {identity.left} optimum"))
     ctx.left_cert = left_cert
-    U_right = np.asarray(identity.right_columns(U), dtype=float)
+    U_right = np.asarray(identity.right_columns(U, ctx), dtype=float)
     try:
         params = identity.right_params(ctx)
-        ctx.right = right_cls(N, **_with_standalone(right_cls, U_right, params))
+        ctx.right = right_cls(U_right.shape[0], **_with_standalone(right_cls, U_right, params))
     except Exception as exc:  # noqa: BLE001 - a mapping the right formulation refuses is wrong
         meta["status"], meta["reason"] = "error", _err(exc)
         return _Block(meta, problems + rows_all(
