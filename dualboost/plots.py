@@ -88,7 +88,7 @@ def bracket_limits(result: BoostResult) -> tuple[float, float] | None:
 def _stopping_series(result: BoostResult) -> tuple[np.ndarray, np.ndarray, float | None, str]:
     """(t, stopping quantity, threshold, label) of the middle panel."""
     eps = result.parameters.get("eps")
-    if result.stopping == "lp" or result.algorithm == "lpboost":
+    if result.stopping in ("lp", "stagewise") or result.algorithm == "lpboost":
         rows = [r for r in result.history if r.solved]
         return (np.array([r.t for r in rows]), np.array([r.delta_simple for r in rows]),
                 None if eps is None else float(eps), "min_q u^q·d^(q-1) − Θ^t (Alg. 2.1)")

@@ -10,11 +10,13 @@ from __future__ import annotations
 from ..errors import DualBoostInputError
 from .base import Algorithm, Claim, Output, run_loop
 from .softboost import SoftBoostAlgorithm
+from .stagewise import AdaBoost, ArcGv
 from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
 
 # the package lists its algorithms (the modules do not import the package back)
 ALGORITHMS: dict[str, type[Algorithm]] = {
-    cls.name: cls for cls in (LPBoostAlgorithm, RegularizedAlgorithm, SoftBoostAlgorithm)
+    cls.name: cls for cls in (LPBoostAlgorithm, RegularizedAlgorithm, SoftBoostAlgorithm,
+                              AdaBoost, ArcGv)
 }
 
 

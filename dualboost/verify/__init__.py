@@ -26,6 +26,13 @@ constants, iteration bounds) is computed from the declared (sigma, B) by :mod:`d
 Tolerances: :func:`dualboost.verify.checks.scaled` (``tol * (1 + |magnitudes|)``), see
 :mod:`dualboost.verify.checks`.
 
+``--identities [IDS]`` runs the map of identities instead (:mod:`.identities`,
+docs/formulations.md "The map of identities"): each row states that two registered formulations
+are the same problem under a parameter map, and is checked on every duality case of
+``--instances`` by three rows with the identity's id (I1, I2, ...): the optimal values under the
+stated scale and shift, the left optimum's d optimal for the right primal, its w (normalized or
+scaled as stated) optimal for the right dual. ``--identities --markdown`` prints the docs table.
+
 Output: a table of at most 100 columns on stdout, one block per (instance, case, formulation)
 headed ``== instance | case | formulation`` and the case's facts (N, t, nu, eps, eta, d0, ...),
 then one line per row: ``status  id short name  value / tolerance  what the value measures``
@@ -106,6 +113,7 @@ from .checks import (
     run_rows,
 )
 from .declared import coverage_rows, declaration_rows, pinned_params
+from .identities import header_facts, run_identities
 from .instances import DEFAULT_INSTANCES, Instance, instance_by_name
 from .names import measure, short_name
 from .weights import w1
@@ -475,6 +483,9 @@ def _block_header(key: tuple, m: dict, width: int) -> list[str]:
         facts.append(f"algorithm {m['algorithm']}")
     if facts:
         lines += _wrap(", ".join(facts), width, "   ")
+    if m.get("kind") == "identity":  # the two sides with their mapped parameters
+        for fact in header_facts(m):
+            lines += _wrap(fact, width, "   ")
     return lines
 
 
@@ -558,6 +569,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--solver", help="force one solver (e.g. ECOS, CLARABEL, HIGHS)")
     parser.add_argument("--stopping", choices=("simple", "practical"), default=STOPPING,
                         help="stopping rule of the regularized runs (default simple)")
+    parser.add_argument("--identities", nargs="?", const="all", metavar="IDS",
+                        help="check the map of identities between formulations instead "
+                             "(docs/formulations.md, 'The map of identities'): every row, or "
+                             "the comma-separated ids given (e.g. I1,I3)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="with --identities: print the identities' table of "
+                             "docs/formulations.md (checks nothing)")
     parser.add_argument("--json", metavar="FILE", help="write every row as JSON")
     parser.add_argument("--verbose", action="store_true",
                         help="the long form: every row's full label, detail and reference "
@@ -590,6 +608,24 @@ def _resolve(formulations, instances, tol: float, solver: str | None,
     return classes, instances
 
 
+def _identity_ids(spec: str | None, formulations) -> list[str] | None:
+    """The ids of ``--identities [IDS]`` (None: every row), checked; DualBoostInputError on an
+    unknown id or on ``--formulation`` with it (the identities name their formulations)."""
+    if spec is None:
+        return None
+    if formulations:
+        raise DualBoostInputError("--identities checks the formulations its rows name; it "
+                                  "takes no --formulation")
+    if spec == "all":
+        return None
+    from .identities import identity_by_id
+
+    ids = [part.strip() for part in spec.split(",") if part.strip()]
+    for identity_id in ids:
+        identity_by_id(identity_id)
+    return ids or None
+
+
 def run(formulations=None, instances="quick", tol: float = 1e-6, solver: str | None = None,
         stopping: str = STOPPING, log: Callable[[str], None] | None = None) -> list[dict]:
     """The verifier's rows as records, for a notebook: one dict per row of the table, with the
@@ -617,9 +653,19 @@ def main(argv: list[str] | None = None) -> int:
             raise DualBoostInputError(f"--tol must be a positive number, got {args.tol:g}")
         formulations, instances = _resolve(args.formulation, args.instances, args.tol,
                                            args.solver, args.stopping)
+        selected = _identity_ids(args.identities, args.formulation)
+        if args.markdown and args.identities is None:
+            raise DualBoostInputError("--markdown prints the identities' table: give it with "
+                                      "--identities")
     except DualBoostInputError as exc:
         print(f"python -m dualboost.verify: error: {str(exc).splitlines()[0]}", file=err)
         return 2
+    if args.markdown:
+        from .identities import IDENTITIES, markdown_table
+
+        chosen = [r for r in IDENTITIES if selected is None or r.id in selected]
+        print(markdown_table(chosen), file=out)
+        return 0
     start = time.perf_counter()
 
     def log(message: str) -> None:
@@ -628,8 +674,12 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     cases: list[dict] = []
     try:
-        rows, cases = verify(formulations, instances, tol=args.tol, solver=args.solver,
-                             stopping=args.stopping, log=log)
+        if args.identities is not None:
+            rows, cases = run_identities(instances, tol=args.tol, solver=args.solver, log=log,
+                                         select=selected)
+        else:
+            rows, cases = verify(formulations, instances, tol=args.tol, solver=args.solver,
+                                 stopping=args.stopping, log=log)
     except Exception as exc:  # noqa: BLE001 - never crash: report it as a FAIL row
         rows.append(Row("setup", "the verifier itself", "-", None, None, FAIL,
                         f"raised {_err(exc)}"))
