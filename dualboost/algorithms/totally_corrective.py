@@ -459,7 +459,10 @@ class LPBoostAlgorithm(_TotallyCorrective):
                              f"the run did not stop by its rule ({result.status})"))
         else:
             nu = float(getattr(formulation, "nu", 1.0))
-            p_lp = independent_lp_value(result.columns, nu,
+            columns = result.columns
+            if formulation.capabilities.signed_weights:  # the LP over [U, -U] (seed 001 form)
+                columns = np.hstack([columns, -columns])
+            p_lp = independent_lp_value(columns, nu,
                                         getattr(formulation, "sample_weight", None))
             gamma_hat = min(r.edge for r in result.history)
             value = gamma_hat - p_lp
@@ -625,8 +628,10 @@ class RegularizedAlgorithm(_TotallyCorrective):
                              None, "the output keeps no hypothesis"))
         else:
             nu = float(getattr(f, "nu", 1.0))
-            w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
-            w = w / w.sum() if w.sum() > 0 else w
+            w = np.asarray(result.weights, dtype=float)
+            if not f.capabilities.signed_weights:  # seed 001's w is signed (||w||_1 <= 1)
+                w = np.clip(w, 0, None)
+            w = w / np.abs(w).sum() if np.abs(w).sum() > 0 else w
             margin = soft_margin(result.columns @ w, nu, getattr(f, "sample_weight", None))
             min_edge = min(r.edge for r in result.history)
             value = margin - (min_edge - eps)

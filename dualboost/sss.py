@@ -1,0 +1,353 @@
+"""Seed 001's relaxation family (Shalev-Shwartz & Singer): the base of ``formulations/sss_*.py``.
+
+Seed 001 writes every relaxation as one Fenchel pair (its Theorem 3 with ``g = ||.||_inf``):
+
+    d-domain (this project's *primal*):  min_{d in S^N}  ||U^T d||_inf + F(d)
+    w-domain (this project's *dual*):    max_{||w||_1 <= 1}  -F~*(-U w),   F~ = F + I_S
+
+with ``F = f`` (Theorem 7: f convex, (i) min f = 0, (ii) 0 in core dom f, (iii) shrinking a
+coordinate of theta never raises f*) or ``F = f + beta h`` (the entropy-smoothed relaxations of
+its §5, h(d) = sum d ln d + ln N). Under (i)-(iii) the w-domain objective is the *relaxed margin*
+``max_gamma gamma - f*([gamma 1 - U w]_+)`` (Theorem 7), e.g. the average of the nu smallest
+margins for the capped simplex (Corollary 5). Seed 001 calls the d-domain problem primal too
+(its Theorem 3's right side); its A is this project's U, its m is N, its n is t.
+
+Mapping to the thesis's form (docs/formulations.md, "Seed 001's relaxation family"): the seed's
+w is signed with ``||w||_1 <= 1`` and the edges are two-sided (``-t <= U^T d <= t``). Over the
+columns [U, -U] (a *reflexive* class, closed under negation, as stumps and signed raw features
+are) this is the thesis's problem with w on the simplex: w = w+ - w-. Over U alone the seed's value
+is at least the thesis's (the w-domain is larger).
+
+The models name their parts as the contract does (:mod:`dualboost.formulation`): the primal's
+epigraph variable of the edges is ``gamma`` (the seed's t); the edge blocks are ``"w"``
+(``U^T d <= gamma``, priced by w+ >= 0) and ``"w_neg"`` (``-U^T d <= gamma``, priced by
+w- >= 0), so the solver's multipliers arrive split; the normalization is ``"beta"``; a cap
+``d <= 1/nu`` is ``"psi"``. The dual models are written in the seed's form with the signed w,
+``beta = -gamma`` (the seed's margin gamma) and ``psi`` its hinge vector xi >= gamma 1 - U w. A
+dual point holding ``w_neg`` is in the split form and means ``w - w_neg``
+(:meth:`SSSRelaxation.signed_w`).
+
+What Figure 1 (seed 001 §3) needs from any relaxation, in terms of the margins ``z = U w`` (so a
+corrective algorithm can keep them incrementally; every method below is numpy where the
+catalogue gives a closed form, cvxpy otherwise):
+
+* :meth:`SSSRelaxation.penalty` -- F(d) at a distribution d (``+inf`` off its domain), so
+  ``P(d) = ||U^T d||_inf + F(d)`` and the smoothed ``P_beta(d) = P(d) + beta h(d)``;
+* :meth:`SSSRelaxation.relaxed_margin` -- the w-domain value at w: ``min_{d in S} <z, d> + F(d)``
+  (the relaxation's soft margin of w, e.g. AvgMin_nu(z)); a certified lower bound of the optimum;
+* :meth:`SSSRelaxation.smoothed_distribution` -- Figure 1's ``d_t``:
+  ``argmin_{d in S} <z, d> + F(d) + beta h(d)`` (softmax, the capped entropic projection of
+  :mod:`dualboost.projection`, or a cvxpy Bregman-proximal step);
+* :meth:`SSSRelaxation.smoothed_value` -- ``D_beta(w)`` and that ``d_t``;
+* :func:`entropy` -- h(d).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import cvxpy as cp
+import numpy as np
+
+from .errors import DualBoostInputError
+from .formulation import Capabilities, Certificate, Formulation, Model, Multipliers
+from .params import Param
+from .projection import euclidean_capped_projection, log_sum_exp
+
+__all__ = ["SSSRelaxation", "entropy", "softmax", "BETA", "P_NORM", "PENALTY",
+           "norm_exponents", "relations_residual"]
+
+
+def entropy(d: np.ndarray) -> float:
+    """h(d) = sum_n d_n ln d_n + ln N: the relative entropy to the uniform distribution
+    (seed 001 Table 1), 0 <= h <= ln N on the simplex."""
+    d = np.clip(np.asarray(d, dtype=float), 0.0, None)
+    positive = d > 0
+    return float(np.sum(d[positive] * np.log(d[positive])) + math.log(d.shape[0]))
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    """exp(x) / sum exp(x), shifted by the max (beta is small: x = -z/beta is large)."""
+    x = np.asarray(x, dtype=float)
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def _beta_default(N: int, values: Mapping[str, Any]) -> float:
+    """beta = eps / (2 ln(N/nu)): the smoothing of seed 001 §3.2 (eps/(2 ln N) at nu = 1), which
+    makes the smoothing error beta max h = eps/2 over the capped simplex (the thesis's
+    eta = 2 ln(N/nu)/eps)."""
+    nu = float(values.get("nu") or 1.0)
+    eps = float(values.get("eps") or 0.01)
+    spread = math.log(N / nu) if N > nu else 0.0
+    return eps / (2.0 * spread) if spread > 0 else 1.0
+
+
+BETA = Param("beta", "entropy smoothing weight: F(d) adds beta h(d), h = KL(d || uniform) "
+             "(seed 001 §3.2)", default=_beta_default, low=0, low_open=True,
+             default_text="eps / (2 ln(N/nu)) (seed 001 §3.2: smoothing error eps/2)")
+
+
+def _p_check(value: str, N: int, values: Mapping[str, Any]) -> str | None:
+    try:
+        p = float(value)
+    except ValueError:
+        return f"must be a number >= 1 or 'inf', got {value!r}"
+    if not p >= 1:
+        return f"must be >= 1 (an l_p norm), got {value!r}"
+    return None
+
+
+#: the l_p norm of a ball or a penalty on d; text so that 'inf' is allowed (p = inf)
+P_NORM = Param("p", "the l_p norm on d (a number >= 1, or inf); its dual exponent q has "
+               "1/p + 1/q = 1", kind="str", default="2", check=_p_check)
+PENALTY = Param("penalty", "weight of the norm penalty on d (seed 001's nu in Example 2; not "
+                "a count)", default=0.5, low=0, low_open=True)
+
+
+def norm_exponents(p_text: str) -> tuple[float, float]:
+    """(p, q) with 1/p + 1/q = 1, inf where infinite."""
+    p = float(p_text)
+    if math.isinf(p):
+        return math.inf, 1.0
+    if p == 1.0:
+        return 1.0, math.inf
+    return p, p / (p - 1.0)
+
+
+def cvxpy_norm(x, p: float):
+    """cp.norm with p = inf or p = 1 spelled as cvxpy wants them."""
+    if math.isinf(p):
+        return cp.norm(x, "inf")
+    return cp.norm(x, 1) if p == 1.0 else cp.norm(x, p)
+
+
+def numpy_norm(x: np.ndarray, p: float) -> float:
+    return float(np.linalg.norm(np.asarray(x, dtype=float), ord=np.inf if math.isinf(p) else p))
+
+
+def relations_residual(parts: Mapping[str, float]) -> dict[str, float]:
+    """The relations as plain floats (a nan is reported as inf: never a silent pass)."""
+    return {k: (float(v) if np.isfinite(v) else math.inf) for k, v in parts.items()}
+
+
+class SSSRelaxation(Formulation):
+    """A relaxation of seed 001 as a primal/dual pair (see the module docstring).
+
+    A file declares, beside the contract's ``dual(U)``:
+
+    * ``penalty_model(d)`` -> (cvxpy expression of F(d), {name: constraint}): F's part of the
+      primal model (the caps ``"psi"``, a ball ``"lam"``); the base adds the edge blocks and the
+      normalization;
+    * ``penalty(d)`` (numpy F(d) on the simplex, +inf off its domain) and ``in_domain(d)``;
+    * ``relaxed_point(z)`` -> (value, {dual variables but w}, d or None) where the catalogue gives
+      the inner minimum in closed form (None: the cvxpy best response);
+    * ``relations(U, d, point)``: the catalogue's d*-w* relations as residuals (check C6).
+    """
+
+    capabilities = Capabilities(strictly_convex=False, cones=("lp",), primal_form="other",
+                                signed_weights=True)
+    default_algorithm = "sss"
+    #: seed 001's catalogue id (docs/formulations.md): "F2", ...
+    catalogue: ClassVar[str] = ""
+    #: the dual model's variables (seed form): w signed, psi = xi (the hinges), beta = -gamma
+    dual_variables: ClassVar[tuple[str, ...]] = ("w", "beta")
+    #: the entropy weight inside F (F7, F8, F9); 0 for the unsmoothed relaxations
+    smoothing_weight: ClassVar[str | None] = None
+
+    # -- the relaxation's parts, per file ----------------------------------------------------
+    def penalty_model(self, d: cp.Variable) -> tuple[Any, dict[str, cp.Constraint]]:
+        """F(d) as a cvxpy expression and its named constraints (default: F = 0)."""
+        return 0, {}
+
+    def penalty(self, d: np.ndarray) -> float:
+        """F(d) for d on the simplex; +inf off dom F (default: F = 0)."""
+        return 0.0 if self.in_domain(d) else math.inf
+
+    def in_domain(self, d: np.ndarray) -> bool:
+        """d (a distribution) lies in dom F, up to round-off (default: everywhere)."""
+        return True
+
+    def relaxed_point(self, z: np.ndarray) -> tuple[float, dict, np.ndarray | None] | None:
+        """(min_{d in S} <z, d> + F(d), the other dual variables at w, the minimizer d) in
+        closed form, or None (the best response is then cvxpy's)."""
+        return None
+
+    def relations(self, U: np.ndarray, d: np.ndarray, point: Mapping[str, Any]) -> dict:
+        """The catalogue's d*-w* relations at an optimal pair, as residuals (0 when they hold);
+        the base gives seed 001 §6's (a)-(c), a file adds its own."""
+        return {}
+
+    @property
+    def smoothing(self) -> float:
+        """beta inside F (0 for the unsmoothed relaxations)."""
+        return float(getattr(self, self.smoothing_weight)) if self.smoothing_weight else 0.0
+
+    # -- the Figure 1 API (module docstring) ---------------------------------------------------
+    def relaxed_margin(self, z: np.ndarray) -> float:
+        """The w-domain objective at margins z = U w: ``min_{d in S} <z, d> + F(d)`` (Theorem 7's
+        relaxed margin; AvgMin_nu(z) for the capped simplex). A lower bound of the optimum for
+        any w with ||w||_1 <= 1."""
+        z = np.asarray(z, dtype=float)
+        found = self.relaxed_point(z)
+        if found is not None:
+            return float(found[0])
+        return float(self._inner_by_cvxpy(z, 0.0)[0])
+
+    def smoothed_distribution(self, z: np.ndarray, beta: float) -> np.ndarray:
+        """Figure 1's d_t: ``argmin_{d in S} <z, d> + F(d) + beta h(d)`` for beta > 0 (seed 001
+        §3.3). Default: the Bregman-proximal step solved by cvxpy (exponential cone)."""
+        if not beta > 0:
+            raise DualBoostInputError(f"beta must be positive, got {beta!r}")
+        return self._inner_by_cvxpy(np.asarray(z, dtype=float), float(beta))[1]
+
+    def smoothed_value(self, z: np.ndarray, beta: float) -> tuple[float, np.ndarray]:
+        """(D_beta(w), d_t) at margins z: ``D_beta(w) = <d_t, z> + F(d_t) + beta h(d_t)`` (seed
+        001 §3.2, Fenchel-Young with equality at the maximizer)."""
+        z = np.asarray(z, dtype=float)
+        d = self.smoothed_distribution(z, beta)
+        return float(d @ z + self.penalty(d) + beta * entropy(d)), d
+
+    def _inner_by_cvxpy(self, z: np.ndarray, beta: float) -> tuple[float, np.ndarray]:
+        from .solvers import solve
+
+        d = cp.Variable(self.N, nonneg=True, name="d")
+        expression, blocks = self.penalty_model(d)
+        objective = z @ d + expression
+        kind = self.kind
+        if beta > 0:
+            objective = objective - beta * cp.sum(cp.entr(d)) + beta * math.log(self.N)
+            kind = "pow" if kind == "pow" else "exp"
+        problem = cp.Problem(cp.Minimize(objective), list(blocks.values()) + [cp.sum(d) == 1])
+        solve(problem, kind)
+        value = np.clip(np.asarray(d.value, dtype=float), 0.0, None)
+        value = value / value.sum()
+        return float(problem.value), value
+
+    # -- the models --------------------------------------------------------------------------
+    def edge_blocks(self, U: np.ndarray, d, gamma) -> dict[str, cp.Constraint]:
+        """The two-sided edge constraints -gamma <= U^T d <= gamma (seed 001 F1), named by the
+        split multipliers w+ ("w") and w- ("w_neg")."""
+        edges = U.T @ d
+        return {"w": edges <= gamma, "w_neg": -edges <= gamma}
+
+    def primal(self, U):
+        U = self.check_columns(U)
+        d = cp.Variable(self.N, nonneg=True, name="d")
+        gamma = cp.Variable(name="gamma")
+        constraints: dict[str, cp.Constraint] = {}
+        others = []
+        if U.shape[1]:
+            constraints.update(self.edge_blocks(U, d, gamma))
+        else:
+            others.append(gamma == 0)  # the sup norm of no edges
+        expression, blocks = self.penalty_model(d)
+        constraints.update(blocks)
+        constraints["beta"] = cp.sum(d) == 1
+        problem = cp.Problem(cp.Minimize(gamma + expression), list(constraints.values()) + others)
+        return Model(problem, {"d": d, "gamma": gamma}, constraints)
+
+    def set_auxiliary(self, U, model, d):
+        if "gamma" in model.variables:
+            edges = U.T @ np.asarray(d, dtype=float)
+            model.variables["gamma"].value = np.asarray(
+                float(np.abs(edges).max()) if U.shape[1] else 0.0)
+
+    def primal_objective(self, U, d):
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        if abs(d.sum() - 1) > 1e-7 or d.min() < -1e-7 or not self.in_domain(d):
+            return math.inf
+        edge = float(np.abs(U.T @ d).max()) if U.shape[1] else 0.0
+        return edge + self.penalty(d)
+
+    def primal_feasible(self, d):
+        """The Euclidean projection onto the simplex (a file with a smaller domain refines it)."""
+        return euclidean_capped_projection(np.asarray(d, dtype=float), 1.0)
+
+    # -- dual points ---------------------------------------------------------------------------
+    @staticmethod
+    def signed_w(point: Mapping[str, Any]) -> np.ndarray:
+        """The seed's signed w of a dual point: ``w - w_neg`` for the solver's split
+        multipliers of the two edge blocks, else ``w`` itself."""
+        w = np.asarray(point["w"], dtype=float).reshape(-1)
+        negative = point.get("w_neg")
+        if negative is not None:
+            w = w - np.asarray(negative, dtype=float).reshape(-1)
+        return w
+
+    def dual_feasible(self, U, point):
+        """Signed w scaled into the l1 ball; psi >= 0 raised to the hinges [-beta - U w]_+ where
+        beta is given (so U w + psi + beta >= 0 holds exactly)."""
+        U = self.check_columns(U)
+        w = self.signed_w(point)
+        size = float(np.abs(w).sum())
+        if size > 1.0:
+            w = w / size
+        out = Multipliers(w=w)
+        beta = point.get("beta")
+        if "beta" in self.dual_variables and beta is not None:
+            out["beta"] = float(np.asarray(beta, dtype=float).reshape(-1)[0])
+        if "psi" in self.dual_variables:
+            psi = point.get("psi")
+            psi = np.zeros(self.N) if psi is None else np.clip(np.asarray(psi, float), 0.0, None)
+            if out.get("beta") is not None and self.hinge_psi:
+                psi = np.maximum(psi, -out["beta"] - U @ w)
+            out["psi"] = psi
+        return out
+
+    #: whether the dual model's psi is the hinge xi >= -beta - U w (False: F9's free x)
+    hinge_psi: ClassVar[bool] = True
+
+    def best_response(self, U, w):
+        """The closed form of :meth:`relaxed_point` where the file has one (compared with the
+        derived cvxpy best response by check C4), else the derived one."""
+        U = self.check_columns(U)
+        w = np.asarray(w, dtype=float).reshape(-1)
+        found = self.relaxed_point(U @ w)
+        if found is None:
+            return self.best_response_reference(U, w)
+        value, extra, d = found
+        point = Multipliers(w=w, **extra)
+        if float(np.abs(w).sum()) > 1.0 + 1e-9:
+            value = -math.inf  # off the l1 ball: dual_objective's convention
+        primal = math.inf if d is None else self.primal_objective(U, d)
+        return Certificate(point, d, primal, float(value),
+                           edges=None if d is None else U.T @ d)
+
+    def optimality_relations(self, U: np.ndarray, d: np.ndarray,
+                             point: Mapping[str, Any]) -> dict[str, float]:
+        """Seed 001 §6's relations at an optimal pair (d*, w*) as residuals (check C6):
+
+        (a) d* minimizes <U w*, d> + F(d) over S: ``<U w*, d*> + F(d*) - relaxed_margin(U w*)``;
+        (b) w* is aligned with the edges: ``||w*||_1 ||U^T d*||_inf - <U^T d*, w*>``;
+        (c) ``<d*, U w*> = ||U^T d*||_inf`` when the optimum is positive (then ||w*||_1 = 1);
+        plus the file's own (:meth:`relations`)."""
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        w = self.signed_w(point)
+        z = U @ w
+        edges = U.T @ d
+        top = float(np.abs(edges).max()) if U.shape[1] else 0.0
+        inner = self.relaxed_margin(z)
+        out = {"(a) d* minimizes <Uw*, d> + F(d)": abs(float(d @ z) + self.penalty(d) - inner),
+               "(b) w* aligned with the edges": abs(float(np.abs(w).sum()) * top
+                                                     - float(edges @ w))}
+        if inner > 1e-6:
+            out["(c) <d*, Uw*> = ||U^T d*||_inf"] = abs(float(d @ z) - top)
+        out.update(self.relations(U, d, point))
+        return relations_residual(out)
+
+    # -- shared by the smoothed files -----------------------------------------------------------
+    def entropic_penalty_model(self, d: cp.Variable, beta: float):
+        """beta h(d) in cvxpy: beta (sum d ln d + ln N), written with entr for the solvers."""
+        return -beta * cp.sum(cp.entr(d)) + beta * math.log(self.N)
+
+    def entropic_penalty(self, d: np.ndarray, beta: float) -> float:
+        return beta * entropy(d)
+
+    def log_partition(self, x: np.ndarray) -> float:
+        """ln((1/N) sum exp(x)) (the conjugate of h on the simplex, seed 001 App. B)."""
+        return log_sum_exp(np.asarray(x, dtype=float)) - math.log(self.N)
