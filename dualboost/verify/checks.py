@@ -720,7 +720,9 @@ class DualityChecks:
         sup norm to l1 (R is sigma-strongly convex in l1) and its argument is -eta s, so an error
         of tol in the multipliers moves d by up to tol * eta / sigma."""
         f = self.f
-        if isinstance(f, RegularizedLPBoost):
+        # any formulation that declares eta and sigma (the regularized family, seed 001's
+        # smoothed relaxations with eta = 1/beta)
+        if getattr(f, "eta", None) is not None and callable(getattr(f, "modulus", None)):
             factor = float(f.eta) / float(f.modulus())
             return self.tol * (1.0 + factor), f"tol * (1 + eta/sigma), eta/sigma = {factor:.3g}"
         return self.tol, "tol"
