@@ -56,8 +56,8 @@ from .formulation import Capabilities, Certificate, Formulation, Model, Multipli
 from .params import Param
 from .projection import euclidean_capped_projection, log_sum_exp
 
-__all__ = ["SSSRelaxation", "entropy", "softmax", "BETA", "P_NORM", "PENALTY",
-           "norm_exponents", "relations_residual"]
+__all__ = ["SSSRelaxation", "entropy", "softmax", "BETA", "P_NORM", "P_NORM_STRICT", "PENALTY",
+           "golden_max", "norm_exponents", "relations_residual"]
 
 
 def entropy(d: np.ndarray) -> float:
@@ -103,8 +103,45 @@ def _p_check(value: str, N: int, values: Mapping[str, Any]) -> str | None:
 #: the l_p norm of a ball or a penalty on d; text so that 'inf' is allowed (p = inf)
 P_NORM = Param("p", "the l_p norm on d (a number >= 1, or inf); its dual exponent q has "
                "1/p + 1/q = 1", kind="str", default="2", check=_p_check)
-PENALTY = Param("penalty", "weight of the norm penalty on d (seed 001's nu in Example 2; not "
+PENALTY = Param("weight", "weight of the norm penalty on d (seed 001's nu in Examples 1-2; not "
                 "a count)", default=0.5, low=0, low_open=True)
+
+
+def _strict_p_check(value: str, N: int, values: Mapping[str, Any]) -> str | None:
+    message = _p_check(value, N, values)
+    if message:
+        return message
+    p = float(value)
+    if not (1.0 < p < math.inf):
+        return f"must lie in (1, inf) (||d||_p^2 is then strictly convex), got {value!r}"
+    return None
+
+
+#: p of a squared norm: 1 < p < inf
+P_NORM_STRICT = Param("p", "the l_p norm on d, 1 < p < inf (strictly convex square); its dual "
+                      "exponent q has 1/p + 1/q = 1", kind="str", default="2",
+                      check=_strict_p_check)
+
+
+def golden_max(function, low: float, high: float, iterations: int = 200) -> float:
+    """The maximizer of a concave function of one variable on [low, high] (golden section)."""
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    a, b = float(low), float(high)
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = function(c), function(d)
+    for _ in range(iterations):
+        if b - a <= 1e-15 * (1.0 + abs(a) + abs(b)):
+            break
+        if fc >= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = function(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = function(d)
+    best = max((a, b, c, d), key=function)
+    return float(best)
 
 
 def norm_exponents(p_text: str) -> tuple[float, float]:
