@@ -56,8 +56,13 @@ from .formulation import Capabilities, Certificate, Formulation, Model, Multipli
 from .params import Param
 from .projection import euclidean_capped_projection, log_sum_exp
 
-__all__ = ["SSSRelaxation", "entropy", "softmax", "BETA", "P_NORM", "P_NORM_STRICT", "PENALTY",
-           "golden_max", "norm_exponents", "relations_residual"]
+__all__ = ["SSSRelaxation", "GeneralRelaxation", "GeneralSmoothedRelaxation", "entropy",
+           "softmax", "BETA", "P_NORM", "P_NORM_STRICT", "PENALTY", "golden_max",
+           "norm_exponents", "relations_residual"]
+
+
+#: the smoothing at which C6 compares a closed-form Figure 1 map with the cvxpy prox
+SMOOTHED_MAP_CHECK_BETA = 0.05
 
 
 def entropy(d: np.ndarray) -> float:
@@ -329,8 +334,12 @@ class SSSRelaxation(Formulation):
             out["beta"] = float(np.asarray(beta, dtype=float).reshape(-1)[0])
         if "psi" in self.dual_variables:
             psi = point.get("psi")
+            if not self.hinge_psi:  # a free variable (F9's x): kept as given
+                if psi is not None:
+                    out["psi"] = np.asarray(psi, dtype=float)
+                return out
             psi = np.zeros(self.N) if psi is None else np.clip(np.asarray(psi, float), 0.0, None)
-            if out.get("beta") is not None and self.hinge_psi:
+            if out.get("beta") is not None:
                 psi = np.maximum(psi, -out["beta"] - U @ w)
             out["psi"] = psi
         return out
@@ -374,6 +383,12 @@ class SSSRelaxation(Formulation):
                                                      - float(edges @ w))}
         if inner > 1e-6:
             out["(c) <d*, Uw*> = ||U^T d*||_inf"] = abs(float(d @ z) - top)
+        if type(self).smoothed_distribution is not SSSRelaxation.smoothed_distribution:
+            # Figure 1's map in closed form against its definition (the cvxpy prox) at w*
+            beta = SMOOTHED_MAP_CHECK_BETA
+            closed = self.smoothed_distribution(z, beta)
+            out[f"Figure 1 map at beta = {beta:g}: closed form vs cvxpy"] = float(np.max(np.abs(
+                closed - self._inner_by_cvxpy(z, beta)[1])))
         out.update(self.relations(U, d, point))
         return relations_residual(out)
 
@@ -388,3 +403,221 @@ class SSSRelaxation(Formulation):
     def log_partition(self, x: np.ndarray) -> float:
         """ln((1/N) sum exp(x)) (the conjugate of h on the simplex, seed 001 App. B)."""
         return log_sum_exp(np.asarray(x, dtype=float)) - math.log(self.N)
+
+
+# --------------------------------------------------------------------------------------------
+# F6 / F9: a user's f with its conjugate, Theorem 7's conditions checked before use
+# --------------------------------------------------------------------------------------------
+
+def _split(declared) -> tuple[Any, list]:
+    """(expression, constraints) from what f(d) / f_conjugate(x) returned."""
+    if isinstance(declared, tuple):
+        expression, constraints = declared
+        if isinstance(constraints, Mapping):
+            constraints = list(constraints.values())
+        return expression, list(constraints)
+    return declared, []
+
+
+#: Theorem 7 checks are run once per (class, N, parameters) and remembered
+_THEOREM7_ACCEPTED: dict[tuple, bool] = {}
+
+
+class GeneralRelaxation(SSSRelaxation):
+    """Seed 001 F6 (Definition 6 = Theorem 7): ``min_{d in S} ||U^T d||_inf + f(d)`` for a user's
+    convex f, paired with ``max_{||w||_1 <= 1, gamma} gamma - f*([gamma 1 - U w]_+)``.
+
+    Subclass it and define, in cvxpy (each may return ``(expression, constraints)`` for a
+    domain, e.g. an indicator):
+
+    * ``f(d)``: f on R^N (not only on the simplex);
+    * ``f_conjugate(x)``: f*(x) = sup_d <x, d> - f(d) on R^N;
+
+    and ``name``, ``params`` (add :data:`dualboost.params.EPS` for the algorithms) and, for
+    cones beyond the power cone, ``capabilities``. Before an instance is accepted, Theorem 7's
+    conditions are checked numerically (:meth:`check_theorem7`): (i) min f = 0, (ii) 0 in
+    core(dom f) (f finite on small steps along the axes and random directions), (iii)
+    f*(theta) >= f*(theta - alpha theta_n e_n) on random samples, and that f_conjugate is f's
+    conjugate (a cvxpy sup at random theta, and Fenchel-Young). A failure is a one-line
+    DualBoostInputError naming the condition.
+
+    Primal model: ``min gamma + f(d)`` with the edge blocks, f's constraints (named ``f0``, ...)
+    and ``sum(d) = 1`` (beta). Dual model (the epigraph form of Theorem 7, exact by (iii)):
+    ``max -beta - f*(psi)`` s.t. ``U w + psi + beta >= 0``, ``psi >= 0``, ``||w||_1 <= 1``.
+    """
+
+    capabilities = Capabilities(strictly_convex=False, cones=("pow",), signed_weights=True)
+    catalogue = "F6"
+    dual_variables = ("w", "psi", "beta")
+
+    def f(self, d) -> Any:
+        raise NotImplementedError("a GeneralRelaxation subclass defines f(d) in cvxpy")
+
+    def f_conjugate(self, x) -> Any:
+        raise NotImplementedError("a GeneralRelaxation subclass defines f_conjugate(x) in cvxpy")
+
+    def _check(self) -> None:
+        self.check_theorem7()
+
+    # -- the models ----------------------------------------------------------------------------
+    def penalty_model(self, d):
+        expression, constraints = _split(self.f(d))
+        return expression, {f"f{i}": c for i, c in enumerate(constraints)}
+
+    def penalty(self, d):
+        return self._evaluate(self.f, d)
+
+    def in_domain(self, d):
+        return math.isfinite(self.penalty(d))
+
+    def dual(self, U):
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], name="w")
+        psi = cp.Variable(self.N, nonneg=True, name="psi")
+        beta = cp.Variable(name="beta")
+        conjugate, constraints = _split(self.f_conjugate(psi))
+        problem = cp.Problem(cp.Maximize(-beta - conjugate),
+                             [U @ w + psi + beta >= 0, cp.norm1(w) <= 1] + constraints)
+        return Model(problem, {"w": w, "psi": psi, "beta": beta})
+
+    def relations(self, U, d, point):
+        z = U @ self.signed_w(point)
+        gamma = -float(point["beta"]) if point.get("beta") is not None else None
+        if gamma is None:
+            return {}
+        return {"F6 (Uw*)_n > gamma* => d*_n = 0": float(np.max(
+            d * np.maximum(z - gamma, 0.0)))}
+
+    # -- numeric evaluation of the user's declarations -----------------------------------------
+    def _evaluate(self, function, point: np.ndarray) -> float:
+        """function(x) at a point, +inf where its constraints are violated (beyond 1e-9)."""
+        x = cp.Variable(self.N)
+        expression, constraints = _split(function(x))
+        x.value = np.asarray(point, dtype=float)
+        for constraint in constraints:
+            violation = constraint.violation()
+            if violation is not None and np.max(violation) > 1e-9:
+                return math.inf
+        value = expression.value if isinstance(expression, cp.Expression) else expression
+        value = float(np.asarray(value, dtype=float).reshape(-1)[0])
+        return value if not math.isnan(value) else math.inf
+
+    def _extremum(self, function, linear: np.ndarray | None, sense: str) -> float:
+        """min f(x) (linear None) or sup_x <linear, x> - f(x), by the solver policy."""
+        from .solvers import solve
+
+        x = cp.Variable(self.N)
+        expression, constraints = _split(function(x))
+        if linear is None:
+            problem = cp.Problem(cp.Minimize(expression), constraints)
+        else:
+            problem = cp.Problem(cp.Maximize(linear @ x - expression), constraints)
+        solve(problem, self.kind)
+        return float(problem.value)
+
+    def check_theorem7(self, samples: int = 60, seed: int = 0) -> None:
+        """Theorem 7's (i)-(iii) and the conjugate pair, numerically (see the class docstring);
+        DualBoostInputError naming the first condition that fails."""
+        key = (type(self), self.N, repr(sorted(self.values.items())))
+        if _THEOREM7_ACCEPTED.get(key):
+            return
+        owner = f"formulation {self.name!r}"
+        rng = np.random.default_rng(seed)
+        N = self.N
+        # (i) min f = 0
+        try:
+            smallest = self._extremum(self.f, None, "min")
+        except Exception as exc:  # noqa: BLE001 - a solver failure is the condition failing
+            raise DualBoostInputError(f"{owner}: Theorem 7 (i) min f = 0 could not be checked: "
+                                      f"minimizing f failed ({exc})") from None
+        if not abs(smallest) <= 1e-6:
+            raise DualBoostInputError(f"{owner}: Theorem 7 (i) fails: min_d f(d) = "
+                                      f"{smallest:.6g}, not 0 (seed 001 Theorem 7)")
+        # (ii) 0 in core(dom f): a small step along every sampled direction stays in dom f
+        axes = rng.choice(N, size=min(N, samples // 2), replace=False)
+        directions = [np.eye(1, N, int(i)).ravel() * s for i in axes for s in (1.0, -1.0)]
+        directions += [rng.normal(size=N) for _ in range(samples // 4)]
+        for v in directions:
+            step = 1e-4 * v / max(float(np.abs(v).max()), 1e-300)
+            if not math.isfinite(self._evaluate(self.f, step)):
+                where = np.flatnonzero(v)[:3].tolist()
+                raise DualBoostInputError(f"{owner}: Theorem 7 (ii) fails: 0 is not in "
+                                          f"core(dom f) (f(1e-4 v) = inf for v supported on "
+                                          f"{where})")
+        # (iii) shrinking a coordinate towards 0 never increases f*
+        for _ in range(samples):
+            theta = rng.normal(scale=rng.choice([0.1, 1.0, 5.0]), size=N)
+            if rng.random() < 0.5:
+                theta = np.abs(theta)
+            n, alpha = int(rng.integers(N)), float(rng.random())
+            shrunk = theta.copy()
+            shrunk[n] -= alpha * theta[n]
+            before = self._evaluate(self.f_conjugate, theta)
+            after = self._evaluate(self.f_conjugate, shrunk)
+            if math.isfinite(after) and not before >= after - 1e-9 * (1 + abs(after)):
+                raise DualBoostInputError(
+                    f"{owner}: Theorem 7 (iii) fails: f*(theta) = {before:.6g} < f*(theta - "
+                    f"alpha theta_n e_n) = {after:.6g} (n = {n}, alpha = {alpha:.3g})")
+        # the pair: f_conjugate is f's conjugate (sup at random theta; Fenchel-Young)
+        for scale in (0.01, 0.3, 1.0):
+            theta = rng.normal(scale=scale, size=N)
+            try:
+                sup = self._extremum(self.f, theta, "sup")
+            except Exception:  # noqa: BLE001 - unbounded: the conjugate must be inf there
+                sup = math.inf
+            given = self._evaluate(self.f_conjugate, theta)
+            same = (not math.isfinite(sup) and not math.isfinite(given)) or \
+                abs(sup - given) <= 1e-5 * (1 + abs(sup))
+            if not same:
+                raise DualBoostInputError(
+                    f"{owner}: f_conjugate is not the conjugate of f: sup_d <theta, d> - f(d) "
+                    f"= {sup:.6g} but f_conjugate(theta) = {given:.6g}")
+        _THEOREM7_ACCEPTED[key] = True
+
+
+class GeneralSmoothedRelaxation(GeneralRelaxation):
+    """Seed 001 F9 (Eq. 8 for any f): ``min_{d in S} ||U^T d||_inf + f(d) + beta h(d)`` paired
+    with ``max_{||w||_1 <= 1, x} -f*(x) - beta (ln sum_n exp(-((U w)_n + x_n)/beta) - ln N)``
+    (the inf-convolution of f* with the soft-min, seed 001 §2.4). Declare ``f`` and
+    ``f_conjugate`` as for :class:`GeneralRelaxation` (Theorem 7 is checked the same way) and
+    add :data:`BETA` to ``params``. The map: d* = softmax(-(U w* + x*)/beta) (checked by C6);
+    the dual's free x is named ``psi``.
+    """
+
+    capabilities = Capabilities(strictly_convex=True, cones=("exp", "pow"), signed_weights=True)
+    catalogue = "F9"
+    dual_variables = ("w", "psi")
+    smoothing_weight = "beta"
+    hinge_psi = False
+
+    def penalty_model(self, d):
+        expression, blocks = super().penalty_model(d)
+        return expression + self.entropic_penalty_model(d, self.beta), blocks
+
+    def penalty(self, d):
+        value = self._evaluate(self.f, d)
+        return value + self.beta * entropy(d) if math.isfinite(value) else math.inf
+
+    def dual(self, U):
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], name="w")
+        x = cp.Variable(self.N, name="psi")
+        conjugate, constraints = _split(self.f_conjugate(x))
+        value = -conjugate - self.beta * (cp.log_sum_exp(-(U @ w + x) / self.beta)
+                                          - math.log(self.N))
+        return Model(cp.Problem(cp.Maximize(value), [cp.norm1(w) <= 1] + constraints),
+                     {"w": w, "psi": x})
+
+    def d_from_dual(self, U, point):
+        psi = point.get("psi")
+        if psi is None:
+            return None
+        z = self.check_columns(U) @ self.signed_w(point)
+        return softmax(-(z + np.asarray(psi, dtype=float)) / self.beta)
+
+    def relations(self, U, d, point):
+        psi = point.get("psi")
+        if psi is None:
+            return {}
+        return {"F9 d* = softmax(-(Uw* + x*)/beta)":
+                float(np.max(np.abs(d - self.d_from_dual(U, point))))}
