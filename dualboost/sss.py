@@ -159,6 +159,22 @@ def norm_exponents(p_text: str) -> tuple[float, float]:
     return p, p / (p - 1.0)
 
 
+def cones_for(p: float) -> tuple[str, ...]:
+    """The cones an l_p norm needs: LP for p in {1, inf}, second-order for 2, power else."""
+    if p == 1.0 or math.isinf(p):
+        return ("lp",)
+    return ("soc",) if p == 2.0 else ("soc", "pow")
+
+
+def with_norm(f: Formulation, p_text: str) -> None:
+    """Set f.p_value, f.q_value and the instance's cones for its norm (the class declares the
+    widest: a p = 2 instance is solved as a second-order-cone model, p = 1 or inf as an LP)."""
+    from dataclasses import replace
+
+    f.p_value, f.q_value = norm_exponents(p_text)
+    f.capabilities = replace(type(f).capabilities, cones=cones_for(f.p_value))
+
+
 def cvxpy_norm(x, p: float):
     """cp.norm with p = inf or p = 1 spelled as cvxpy wants them."""
     if math.isinf(p):

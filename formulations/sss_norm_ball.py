@@ -31,30 +31,35 @@ import numpy as np
 
 from dualboost.errors import DualBoostInputError
 from dualboost.formulation import Capabilities, Model
-from dualboost.params import EPS, NU
+from dualboost.params import EPS, NU, Param
 from dualboost.projection import euclidean_capped_projection
 from dualboost.sss import (
     P_NORM,
     SSSRelaxation,
     cvxpy_norm,
     golden_max,
-    norm_exponents,
     numpy_norm,
+    with_norm,
 )
+
+NU_BALL = Param("nu", "the ball's radius r = nu^(1/p - 1), the l_p norm of the uniform "
+                "distribution on nu examples: a count in [1, N] (p = inf: the caps d_n <= 1/nu; "
+                "seed 001's radius is r)", default=1.0, low=1, high="N",
+                default_text=NU.default_text)
 
 
 class SSSNormBall(SSSRelaxation):
     name = "sss_norm_ball"
     summary = "seed 001 F4: l_p-ball relaxation ||d||_p <= nu^(1/p-1), signed w"
     equations = "seed 001 Example 1, Theorem 7; catalogue F4 (R2)"
-    params = (P_NORM, NU, EPS)
+    params = (P_NORM, NU_BALL, EPS)
     capabilities = Capabilities(strictly_convex=False, cones=("soc", "pow"),
                                 closed_forms=("best_response",), signed_weights=True)
     catalogue = "F4"
     dual_variables = ("w", "psi", "beta")
 
     def _check(self):
-        self.p_value, self.q_value = norm_exponents(self.p)
+        with_norm(self, self.p)
         if self.nu >= self.N and 1.0 < self.p_value < math.inf:
             raise DualBoostInputError(
                 f"nu must be below N = {self.N} for 1 < p < inf: at nu = N the ball meets the "

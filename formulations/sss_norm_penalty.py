@@ -32,7 +32,7 @@ import numpy as np
 
 from dualboost.formulation import Capabilities, Model
 from dualboost.params import EPS
-from dualboost.sss import P_NORM, PENALTY, SSSRelaxation, cvxpy_norm, norm_exponents, numpy_norm
+from dualboost.sss import P_NORM, PENALTY, SSSRelaxation, cvxpy_norm, numpy_norm, with_norm
 
 
 class SSSNormPenalty(SSSRelaxation):
@@ -46,7 +46,7 @@ class SSSNormPenalty(SSSRelaxation):
     dual_variables = ("w", "psi", "beta")
 
     def _check(self):
-        self.p_value, self.q_value = norm_exponents(self.p)
+        with_norm(self, self.p)
 
     def penalty_model(self, d):
         return self.weight * cvxpy_norm(d, self.p_value), {}
@@ -63,6 +63,16 @@ class SSSNormPenalty(SSSRelaxation):
                              [U @ w + psi + beta >= 0, cvxpy_norm(psi, self.q_value) <= self.weight,
                               cp.norm1(w) <= 1])
         return Model(problem, {"w": w, "psi": psi, "beta": beta})
+
+    def dual_feasible(self, U, point):
+        """As the base, and a point whose hinges exceed the budget ||psi||_q <= weight (solver
+        round-off) is replaced by the best feasible one for its w."""
+        out = super().dual_feasible(U, point)
+        psi = out.get("psi")
+        if psi is not None and numpy_norm(psi, self.q_value) > self.weight:
+            _, best, _ = self.relaxed_point(self.check_columns(U) @ out["w"])
+            out.update(best)
+        return out
 
     def relaxed_point(self, z):
         """The largest gamma with ||[gamma - z]_+||_q <= weight (increasing in gamma: bisection

@@ -33,8 +33,8 @@ from dualboost.sss import (
     SSSRelaxation,
     cvxpy_norm,
     golden_max,
-    norm_exponents,
     numpy_norm,
+    with_norm,
 )
 
 
@@ -61,7 +61,7 @@ class SSSSqNormPenalty(SSSRelaxation):
     dual_variables = ("w", "psi", "beta")
 
     def _check(self):
-        self.p_value, self.q_value = norm_exponents(self.p)
+        with_norm(self, self.p)
 
     def penalty_model(self, d):
         if self.p_value == 2.0:
