@@ -118,13 +118,17 @@ class Capabilities:
     with the derived version. ``primal_form`` says what the primal's value is, which is what an
     algorithm's stopping rule relies on: ``"lp"`` (the soft-margin LP (2.3): Alg. 2.1),
     ``"regularized"`` (max_q u^q.d + (1/eta) R(d), R >= 0: Alg. 3.2), ``"projection"`` (a
-    divergence minimized under an edge bound: Alg. 3.1) or ``"other"``.
+    divergence minimized under an edge bound: Alg. 3.1) or ``"other"``. ``signed_weights``: w may
+    be negative, ``||w||_1 <= 1`` (seed 001; a soft margin normalizes by ||w||_1, no clipping).
     """
 
     strictly_convex: bool
     cones: tuple[str, ...] = ("lp",)
     closed_forms: tuple[str, ...] = ()
     primal_form: str = "other"
+    #: the w-domain is the l1 ball with two-sided edges (seed 001's form): w is signed and the
+    #: problem over U is the thesis's over the columns [U, -U] (what an "lp" claim re-solves)
+    signed_weights: bool = False
 
     @property
     def solver_kind(self) -> str:
@@ -313,6 +317,14 @@ class Formulation(ABC):
 
     def d_from_dual(self, U: np.ndarray, point: Mapping[str, Any]) -> np.ndarray | None:
         """The primal point determined by a dual point, where one is (strictly convex primal)."""
+        return None
+
+    def optimality_relations(self, U: np.ndarray, d: np.ndarray,
+                             point: Mapping[str, Any]) -> dict[str, float] | None:
+        """The relations the formulation states between an optimal d and an optimal dual point
+        (complementary slackness in closed form, a d*-w* map), as named residuals that are 0
+        when they hold; None: it states none. The verifier evaluates them at the independently
+        solved primal d and dual point (check C6, docs/theory.md)."""
         return None
 
     # -- derived: the dual objective --------------------------------------------------------

@@ -46,6 +46,13 @@ from .lpboost import (
     check_lpboost_sparse_edge_rows,
 )
 from .result import CheckResult
+from .sss import (
+    check_sss_avgmin_identity,
+    check_sss_entropy_conjugate,
+    check_sss_norm_maps,
+    check_sss_squared_norm_pair,
+    check_sss_theorem7_monotonicity,
+)
 
 __all__ = ["ALL_CHECKS", "CheckResult", "run_all", "run_check"]
 
@@ -72,6 +79,12 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_family_iteration_bound,  # 11c: T3/T4, Thms 3.10/3.12/3.21/3.23 generalized
     check_family_range_bounds,  # 11d: B
     check_family_moduli,  # 11e: sigma
+    # seed 001's relaxation family (formulations/sss_*.py)
+    check_sss_avgmin_identity,  # 12a: Cor. 5 / Example 1 (F2, F3)
+    check_sss_entropy_conjugate,  # 12b: App. B, Lemma 16 (F7, F8)
+    check_sss_squared_norm_pair,  # 12c: F10
+    check_sss_norm_maps,  # 12d: F4, F5
+    check_sss_theorem7_monotonicity,  # 12e: Theorem 7 (iii)
 ]
 
 

@@ -682,8 +682,121 @@ BLIND_SPOTS = [
        "LPBoost lists one fast path less (the override is still compared by D3)", "pass"),
 ]
 
+
+# -- seed 001's relaxation family (formulations/sss_*.py; catalogue F1-F10) ------------------------
+S1, S2, S3 = "sss_hard_margin.py", "sss_soft_margin.py", "sss_topk.py"
+S4, S5, S10 = "sss_norm_ball.py", "sss_norm_penalty.py", "sss_sq_norm_penalty.py"
+S7, S8 = "sss_smoothed_hard.py", "sss_smoothed_soft.py"
+
+SSS_FAMILY = [
+    # F1: the hard l1 margin
+    _m("sss1_dual_ball_radius_2", S1, "[U @ w + beta >= 0, cp.norm1(w) <= 1]",
+       "[U @ w + beta >= 0, cp.norm1(w) <= 2]", "F1 dual: ||w||_1 <= 2 (the l1 ball doubled)"),
+    _m("sss1_dual_margin_sign", S1, "[U @ w + beta >= 0,", "[-(U @ w) + beta >= 0,",
+       "F1 dual: margins -U w (sign slip)"),
+    _m("sss1_best_response_largest_margin", S1, "smallest = int(np.argmin(z))",
+       "smallest = int(np.argmax(z))", "F1 best response at the largest margin (C4)"),
+    _m("sss1_softmax_sign", S1, "return softmax(-np.asarray(z, dtype=float) / beta)",
+       "return softmax(np.asarray(z, dtype=float) / beta)",
+       "Figure 1 map softmax(+z/beta): weight on the best-classified examples (C6)"),
+    _m("ok_sss1_minimize_beta", S1, "cp.Maximize(-beta)", "cp.Minimize(beta)",
+       "F1 dual as min beta (the same problem)", "pass"),
+    # F2: the capped simplex / hinge soft margin
+    _m("sss2_dual_penalty_times_nu", S2, "cp.Maximize(-beta - cp.sum(psi) / self.nu)",
+       "cp.Maximize(-beta - cp.sum(psi) * self.nu)", "F2 dual: hinge cost nu instead of 1/nu"),
+    _m("sss2_primal_cap_nu_plus_1", S2, 'return 0, {"psi": d <= 1.0 / self.nu}',
+       'return 0, {"psi": d <= 1.0 / (self.nu + 1)}', "F2 primal: caps 1/(nu + 1)"),
+    _m("sss2_value_drops_1_over_nu", S2, "value = gamma - float(psi.sum()) / self.nu",
+       "value = gamma - float(psi.sum())", "F2 closed-form AvgMin without the 1/nu (C4)"),
+    _m("sss2_projection_without_caps", S2,
+       "capped_entropic_projection(-np.asarray(z, dtype=float) / beta, self.nu).d",
+       "capped_entropic_projection(-np.asarray(z, dtype=float) / beta, 1.0).d",
+       "Figure 1 map without the caps (softmax, not Eq. 14's projection) (C6)"),
+    _m("sss2_relation_reversed", S2, "max(float(np.max(d * np.maximum(z - gamma, 0.0))),",
+       "max(float(np.max(d * np.maximum(gamma - z, 0.0))),",
+       "F2 relation stated backwards: weight above gamma* (C6)"),
+    _m("ok_sss2_penalty_inside_sum", S2, "cp.Maximize(-beta - cp.sum(psi) / self.nu)",
+       "cp.Maximize(-beta - cp.sum(psi / self.nu))", "F2 dual: 1/nu inside the sum", "pass"),
+    # F3: top-k
+    _m("sss3_dual_divides_by_k_plus_1", S3, "value = cp.sum_smallest(U @ w, self.k) / self.k",
+       "value = cp.sum_smallest(U @ w, self.k) / (self.k + 1)", "F3 dual: AvgMin with 1/(k+1)"),
+    _m("sss3_primal_cap_1_over_k_minus_1", S3, 'return 0, {"psi": d <= 1.0 / self.k}',
+       'return 0, {"psi": d <= 1.0 / max(self.k - 1, 1)}', "F3 primal: caps 1/(k-1)"),
+    _m("sss3_sum_not_mean", S3, "return float(smallest.mean()), {}",
+       "return float(smallest.sum()), {}", "F3 closed form: the sum of the k smallest (C4)"),
+    _m("ok_sss3_sum_largest", S3, "value = cp.sum_smallest(U @ w, self.k) / self.k",
+       "value = -cp.sum_largest(-(U @ w), self.k) / self.k",
+       "F3 dual via sum_largest of -U w", "pass"),
+    # F4: the l_p ball
+    _m("sss4_dual_norm_not_dual", S4,
+       "cp.Maximize(-beta - self.radius * cvxpy_norm(psi, self.q_value))",
+       "cp.Maximize(-beta - self.radius * cvxpy_norm(psi, 1.0))",
+       "F4 dual: l1 norm of the hinges, not the dual norm q"),
+    _m("sss4_dual_drops_hinge", S4, "[U @ w + psi + beta >= 0, cp.norm1(w) <= 1])",
+       "[U @ w + beta >= 0, cp.norm1(w) <= 1])", "F4 dual: psi dropped from the margins"),
+    _m("sss4_relaxed_value_p_norm", S4,
+       "return gamma - self.radius * numpy_norm(np.maximum(gamma - z, 0.0), self.q_value)",
+       "return gamma - self.radius * numpy_norm(np.maximum(gamma - z, 0.0), 1.0)",
+       "F4 closed-form relaxed margin with the l1 norm (C4)"),
+    _m("sss4_relation_map_unscaled", S4,
+       "d - self.radius * xi ** (q - 1.0) / size ** (q - 1.0))))",
+       "d - xi ** (q - 1.0) / size ** (q - 1.0))))", "F4 relation d* without the radius (C6)"),
+    # F5: the norm penalty
+    _m("sss5_dual_budget_doubled", S5, "cvxpy_norm(psi, self.q_value) <= self.weight,",
+       "cvxpy_norm(psi, self.q_value) <= 2 * self.weight,", "F5 dual: hinge budget 2 weight"),
+    _m("sss5_primal_l1_penalty", S5, "return self.weight * cvxpy_norm(d, self.p_value), {}",
+       "return self.weight * cvxpy_norm(d, 1.0), {}", "F5 primal: the l1 penalty (a constant)"),
+    _m("sss5_bisection_budget", S5,
+       "if numpy_norm(np.maximum(mid - z, 0.0), self.q_value) <= self.weight:",
+       "if numpy_norm(np.maximum(mid - z, 0.0), 1.0) <= self.weight:",
+       "F5 closed-form relaxed margin with an l1 budget (C4)"),
+    _m("sss5_relation_unnormalized", S5, "d - powered / powered.sum())))",
+       "d - powered)))", "F5 relation d* = xi* (not normalized) (C6)"),
+    # F10: the squared norm
+    _m("sss10_primal_no_half", S10, "return self.weight / 2 * cp.sum_squares(d), {}",
+       "return self.weight * cp.sum_squares(d), {}", "F10 primal: weight ||d||^2, no 1/2"),
+    _m("sss10_dual_no_two", S10,
+       "value = -beta - cp.square(cvxpy_norm(psi, self.q_value)) / (2 * self.weight)",
+       "value = -beta - cp.square(cvxpy_norm(psi, self.q_value)) / self.weight",
+       "F10 dual: ||xi||^2 / weight, no 1/2"),
+    _m("sss10_hinge_level", S10, "levels = (mass + sums) / counts",
+       "levels = (mass + sums) / (counts + 1)", "F10 sorting for gamma* off by one (C1, C4)"),
+    _m("sss10_map_without_weight", S10,
+       "return np.maximum(gamma - z, 0.0) / self.weight\n",
+       "return np.maximum(gamma - z, 0.0)\n", "F10 d = [gamma - U w]_+ without 1/weight (C2)"),
+    _m("ok_sss10_half_after", S10, "return self.weight / 2 * cp.sum_squares(d), {}",
+       "return self.weight * cp.sum_squares(d) / 2, {}", "F10 primal: /2 written after",
+       "pass"),
+    # F7: the entropy-smoothed hard margin
+    _m("sss7_dual_lse_sign", S7, "cp.log_sum_exp(-(U @ w) / self.beta)",
+       "cp.log_sum_exp((U @ w) / self.beta)", "F7 dual: soft-max of +U w/beta"),
+    _m("sss7_primal_drops_ln_n", S7,
+       "return -self.beta * cp.sum(cp.entr(d)) + self.beta * math.log(self.N), {}",
+       "return -self.beta * cp.sum(cp.entr(d)), {}",
+       "F7 primal: sum d ln d without + ln N (value shifted by beta ln N)"),
+    _m("sss7_map_without_minus_one", S7, "return np.exp(-(z + float(b)) / self.beta - 1.0)",
+       "return np.exp(-(z + float(b)) / self.beta)", "F7 d(w, beta) without the -1 (C2)"),
+    _m("sss7_optimal_beta_sign", S7,
+       "return float(self.beta * (log_sum_exp(-z / self.beta) - 1.0))",
+       "return float(self.beta * (log_sum_exp(-z / self.beta) + 1.0))",
+       "F7 optimal multiplier with +1 (C3)"),
+    _m("ok_sss7_softmax_by_hand", S7, "return value, {}, softmax(x)",
+       "return value, {}, np.exp(x - log_sum_exp(x))", "F7 softmax written out", "pass"),
+    # F8: the entropy-smoothed soft margin
+    _m("sss8_dual_penalty_without_nu", S8, "value = (-cp.sum(psi) / self.nu",
+       "value = (-cp.sum(psi)", "F8 dual: hinge cost 1 instead of 1/nu"),
+    _m("sss8_psi_without_ln_nu", S8,
+       "psi[proj.capped] = self.beta * (math.log(self.nu) + proj.log_scale",
+       "psi[proj.capped] = self.beta * (proj.log_scale",
+       "F8 closed-form psi without ln nu on the capped entries (C4)"),
+    _m("sss8_softmax_unscaled", S8, "return softmax(-s / self.beta)", "return softmax(-s)",
+       "F8 d(w, psi) without 1/beta (C1)"),
+    _m("ok_sss8_penalty_inside_sum", S8, "value = (-cp.sum(psi) / self.nu",
+       "value = (-cp.sum(psi / self.nu)", "F8 dual: 1/nu inside the sum", "pass"),
+]
+
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
-                             + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS)
+                             + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS + SSS_FAMILY)
 
 _ids = [m.id for m in MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"

@@ -496,7 +496,10 @@ class LPBoostAlgorithm(_TotallyCorrective):
                              f"the run did not stop by its rule ({result.status})"))
         else:
             nu = float(getattr(formulation, "nu", 1.0))
-            p_lp = independent_lp_value(result.columns, nu,
+            columns = result.columns
+            if formulation.capabilities.signed_weights:  # the LP over [U, -U] (seed 001 form)
+                columns = np.hstack([columns, -columns])
+            p_lp = independent_lp_value(columns, nu,
                                         getattr(formulation, "sample_weight", None))
             gamma_hat = min(r.edge for r in result.history)
             value = gamma_hat - p_lp
@@ -508,7 +511,13 @@ class LPBoostAlgorithm(_TotallyCorrective):
                              f" eps = {eps:g}", eps + slack))
         as_printed = (result.algorithm_parameters.get("pricing", "single") == "single"
                       and result.algorithm_parameters.get("smoothing", 0.0) == 0.0)
-        if _is_worst_case_run(result, formulation) and not as_printed:
+        if _is_worst_case_run(result, formulation) and formulation.capabilities.signed_weights:
+            out.append(Claim("L6", "worst case: T (LPBoost needs >= N/2 iterations)",
+                             "docs/theory.md L6; thesis Thm 2.5, Fig. 2.8", None, None,
+                             "Thm 2.5 is about w on the simplex of the given columns; a signed "
+                             "w (seed 001) also has their negations, for which the instance "
+                             "is not hard"))
+        elif _is_worst_case_run(result, formulation) and not as_printed:
             out.append(Claim("L6", "worst case: T (LPBoost needs >= N/2 iterations)",
                              "docs/theory.md L6; thesis Thm 2.5, Fig. 2.8", None, None,
                              "Thm 2.5 is about Alg. 2.1 as printed (pricing='single', "
@@ -662,8 +671,10 @@ class RegularizedAlgorithm(_TotallyCorrective):
                              None, "the output keeps no hypothesis"))
         else:
             nu = float(getattr(f, "nu", 1.0))
-            w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
-            w = w / w.sum() if w.sum() > 0 else w
+            w = np.asarray(result.weights, dtype=float)
+            if not f.capabilities.signed_weights:  # seed 001's w is signed (||w||_1 <= 1)
+                w = np.clip(w, 0, None)
+            w = w / np.abs(w).sum() if np.abs(w).sum() > 0 else w
             margin = soft_margin(result.columns @ w, nu, getattr(f, "sample_weight", None))
             min_edge = min(r.edge for r in result.history)
             value = margin - (min_edge - eps)

@@ -395,6 +395,8 @@ class DualityChecks:
              ref("C4", "thesis (2.2), (3.10)"), self.c4),
             ("C5", "independent dual's d(w) vs primal d: l1 distance (tol = sqrt bound)",
              ref("C5", "thesis (3.11); Pinsker"), self.c5),
+            ("C6", "declared d*-w* relations at the independent primal d and dual point: max "
+             "residual", ref("C6", self.equations), self.c6),
             ("F1", "numpy fast paths of R, R*, grad R*, grad R vs cvxpy expressions: max rel diff",
              ref("F1", "thesis (3.6), (3.13), (3.14)"), self.f1),
             ("R1", "range bound: max(R - B, -R) on the capped simplex, |R(d0)| (<= tol)",
@@ -718,7 +720,9 @@ class DualityChecks:
         sup norm to l1 (R is sigma-strongly convex in l1) and its argument is -eta s, so an error
         of tol in the multipliers moves d by up to tol * eta / sigma."""
         f = self.f
-        if isinstance(f, RegularizedLPBoost):
+        # any formulation that declares eta and sigma (the regularized family, seed 001's
+        # smoothed relaxations with eta = 1/beta)
+        if getattr(f, "eta", None) is not None and callable(getattr(f, "modulus", None)):
             factor = float(f.eta) / float(f.modulus())
             return self.tol * (1.0 + factor), f"tol * (1 + eta/sigma), eta/sigma = {factor:.3g}"
         return self.tol, "tol"
@@ -849,6 +853,26 @@ class DualityChecks:
         return distance, tolerance, distance <= tolerance, (
             f"bound sum of sqrt(2 eta gap / sigma) over the two certified gaps "
             f"({induced.gap:.2g}, {cert.gap:.2g}) = {radius:.2g}")
+
+    # C6 ----------------------------------------------------------------------------------------
+    def c6(self):
+        """The formulation's own optimality relations (``optimality_relations``) at the
+        independent primal solve's d and the independent dual solve's point: any optimal pair
+        satisfies them, so a residual above the KKT tolerance is a wrong relation or a wrong
+        model."""
+        f, U = self.f, self.U
+        d = self.primal_d()
+        dual = self.dual()
+        relations = f.optimality_relations(U, d, dual.point)
+        if relations is None:
+            return not_applicable("the formulation states no optimality relations")
+        if not relations:
+            return not_applicable("the formulation states an empty set of relations")
+        tolerance = kkt_tolerance(self.tol)
+        name, worst = max(relations.items(), key=lambda item: item[1])
+        parts = ", ".join(f"{k}: {v:.2g}" for k, v in relations.items())
+        return worst, tolerance, worst <= tolerance, f"worst {name}; {parts} (dual solver: " \
+            f"{dual.solver})"
 
     # F1 ----------------------------------------------------------------------------------------
     def f1(self):
@@ -1094,11 +1118,16 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
             return not_applicable(full_lp_note or "the oracle cannot enumerate its class")
         if result.columns.shape[1] == 0:
             return -math.inf, slack, False, "the output keeps no hypothesis"
-        w = np.clip(np.asarray(result.weights, dtype=float), 0, None)
-        if not w.sum() > 0:
-            return -math.inf, slack, False, "the output weights are all zero"
+        w = np.asarray(result.weights, dtype=float)
+        if not f.capabilities.signed_weights:  # (seed 001's w is signed: ||w||_1 normalizes)
+            w = np.clip(w, 0, None)
         nu = float(getattr(f, "nu", 1.0))
-        margin = soft_margin(result.columns @ (w / w.sum()), nu)
+        if np.abs(w).sum() > 0:
+            margin = soft_margin(result.columns @ (w / np.abs(w).sum()), nu)
+        elif f.capabilities.signed_weights:
+            margin = 0.0  # seed 001's w = 0 (optimal when the data are not separable): margins 0
+        else:
+            return -math.inf, slack, False, "the output weights are all zero"
         eps = float(f.eps)
         value = margin - (full_lp - eps)
         return value, slack, value >= -slack, (f"soft margin {margin:.8g}, LP over the whole "

@@ -27,6 +27,7 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "C3": ("optimal beta", "|diff| to the solver's beta <= tol"),
     "C4": ("best response", "max |diff| / tol <= 1 (tolerance 1)"),
     "C5": ("dual's d(w) vs primal d", "l1 distance <= tol (a sqrt bound)"),
+    "C6": ("declared d*-w* relations", "max residual <= tol (sqrt of --tol)"),
     "F1": ("numpy fast paths", "max relative diff <= tol"),
     "R1": ("range bound B", "max(R - B, -R), |R(d0)| <= tol"),
     "R2": ("modulus sigma", "(min curvature ratio - sigma)/2 >= -tol"),
