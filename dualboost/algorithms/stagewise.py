@@ -13,7 +13,8 @@ or the prior / normalized sample weights), and at every round t
 
    For real-valued hypotheses there is no closed form: alpha_t is the root of the monotone
    ``Z'(alpha) / Z(alpha) = 0``, i.e. ``sum_n d_n v_n exp(-alpha v_n) = 0`` with v = u - rho_t,
-   found by Brent's method (:func:`line_search`; O(N) per evaluation, in the log domain). The
+   found by a safeguarded Newton method (:func:`line_search`; O(N) per step, in the log domain;
+   Newton on the convex ln Z, bisection when a step leaves the bracket). The
    +-1 closed forms are this root (the derivation is one line of algebra), so both cases are
    one step. When no v_n is negative the root is at infinity: Arc-Gv clips it to 1, AdaBoost
    caps it at ALPHA_MAX (the new hypothesis then dominates the normalized combination);
@@ -73,7 +74,6 @@ import math
 import time
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import logsumexp
 
 from ..margins import lp_slacks, soft_margin
@@ -107,7 +107,8 @@ def line_search(u: np.ndarray, log_d: np.ndarray, rho: float = 0.0) -> float:
     normalized or not): 0 when the shifted edge ``d.(u - rho)`` is <= 0, ``inf`` when no
     ``u_n - rho`` is negative (where d_n > 0), the closed form of seed 002 (7)/(8) for +-1
     columns with |rho| < 1, else the root of the decreasing ``g(alpha) = sum d v exp(-alpha v)``
-    by Brent's method. O(N) numpy per evaluation, stable in the log domain."""
+    by Newton's method on ln Z in a bisection bracket. O(N) numpy per step, stable in the log
+    domain."""
     u = np.asarray(u, dtype=float)
     v = u - rho
     weights = np.exp(log_d - log_d.max())  # d up to a positive factor
@@ -121,20 +122,39 @@ def line_search(u: np.ndarray, log_d: np.ndarray, rho: float = 0.0) -> float:
         if r >= 1.0:
             return math.inf
         return 0.5 * (math.log1p(r) - math.log1p(-r)) - 0.5 * (math.log1p(rho) - math.log1p(-rho))
-    positive, negative = v > 0.0, v < 0.0
-
-    def g_sign(alpha: float) -> float:
-        # sign of g(alpha) = sum d v e^{-alpha v}: compare the log-sums of its two parts
+    # Newton on the convex phi(alpha) = ln sum d e^{-alpha v}: phi' = -E_p[v], phi'' = Var_p[v]
+    # (p = the softmax of ln d - alpha v), safeguarded by a bracket [low, high] of the root of
+    # E_p[v]; about 5-8 passes over the examples instead of Brent's ~40
+    def moments(alpha: float) -> tuple[float, float]:
         exponent = log_d - alpha * v
-        return float(logsumexp(exponent[positive], b=v[positive])
-                     - logsumexp(exponent[negative], b=-v[negative]))
+        p = np.exp(exponent - exponent.max())
+        p /= p.sum()
+        mean = float(p @ v)
+        return mean, float(p @ (v - mean) ** 2)
 
-    high = 1.0
-    while g_sign(high) > 0.0:
-        high *= 2.0
+    low, high = 0.0, 1.0
+    mean, var = moments(high)
+    while mean > 0.0:
+        low, high = high, 2.0 * high
         if high > ALPHA_MAX:
             return math.inf
-    return float(brentq(g_sign, 0.0, high, xtol=1e-14, rtol=1e-12))
+        mean, var = moments(high)
+    alpha = 0.5 * (low + high)
+    scale = float(np.abs(v).max())
+    for _ in range(100):
+        mean, var = moments(alpha)
+        if abs(mean) <= 1e-15 * scale:
+            break  # the root within round-off
+        if mean > 0.0:
+            low = alpha
+        else:
+            high = alpha
+        if high - low <= 1e-15 * max(1.0, high):
+            break
+        step = alpha + mean / var if var > 0.0 else math.nan
+        # a Newton step that leaves the bracket is replaced by bisection
+        alpha = step if low < step < high else 0.5 * (low + high)
+    return float(alpha)
 
 
 def fast_soft_margin(margins: np.ndarray, nu: float,
