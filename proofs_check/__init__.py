@@ -32,6 +32,11 @@ from .family import (
     check_progress_step_algebra,
     check_regularizer_conjugates,
 )
+from .identities import (
+    check_identity_erlpboost_softboost,
+    check_identity_repeated_rows,
+    check_identity_unnormalized,
+)
 from .lemmas import (
     check_alpha_maximizer,
     check_cosh_bound,
@@ -85,6 +90,10 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_sss_squared_norm_pair,  # 12c: F10
     check_sss_norm_maps,  # 12d: F4, F5
     check_sss_theorem7_monotonicity,  # 12e: Theorem 7 (iii)
+    # the map of identities (dualboost/verify/identities.py, docs/formulations.md)
+    check_identity_unnormalized,  # 13a: row I2
+    check_identity_erlpboost_softboost,  # 13b: row I6
+    check_identity_repeated_rows,  # 13c: row I7
 ]
 
 
