@@ -284,3 +284,25 @@ def test_estimator_runs_adaboost(cancer):
     with pytest.warns(UserWarning, match="did not converge"):  # stagewise: max_iter at nu > 1
         clf.fit(X, y)
     assert clf.score(X, y) > 0.9
+
+
+def test_sample_weights_start_and_caps(cancer):
+    """With sample weights s: d^0 = s / sum s, the soft margin and the LP use the weighted caps
+    s_n N / (nu sum s); at nu = 1 the caps still bind, so no edge is recorded as a bound."""
+    X, y = cancer
+    s = 1.0 + np.arange(y.size) % 3
+    nu = 0.2 * y.size
+    result = run(X, y, formulation="lpboost", algorithm="adaboost", nu=nu, max_iter=25,
+                 params={"sample_weight": s})
+    margins = result.columns @ result.weights
+    assert result.dual_objective == pytest.approx(soft_margin(margins, nu, s), abs=1e-12)
+    distinct = np.unique(result.columns, axis=1)
+    assert result.lp_value == pytest.approx(independent_lp_value(distinct, nu, s), abs=1e-7)
+    # round 1 picks the best hypothesis under d^0 = s / sum s
+    first = result.columns[:, 0]
+    _, best = make_oracle("stumps").fit(X, y).best(s / s.sum())
+    np.testing.assert_array_equal(first, best)
+    assert result.history[0].dual == pytest.approx(soft_margin(first, nu, s), abs=1e-12)
+    hard = run(X, y, formulation="lpboost", algorithm="adaboost", nu=1, max_iter=5,
+               params={"sample_weight": s})
+    assert all(math.isnan(r.edge) for r in hard.history) and hard.status == "max_iter"
