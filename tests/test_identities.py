@@ -183,3 +183,13 @@ def test_signed_weights_map_onto_the_negation_closed_columns():
     paired = signed_to_pair(w, None)
     assert paired.min() >= 0 and paired.sum() == pytest.approx(np.abs(w).sum())
     np.testing.assert_allclose(with_negations(U) @ paired, U @ w)
+
+
+def test_python_entry_returns_the_identity_records():
+    from dualboost.verify import run
+
+    records = run(instances="quick", identities="I2")
+    assert {r["id"] for r in records} == {"I2"}
+    assert all(r["status"] == "pass" for r in records) and len(records) == 6
+    with pytest.raises(Exception, match="unknown identity"):
+        run(instances="quick", identities="I0")

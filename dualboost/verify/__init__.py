@@ -627,7 +627,8 @@ def _identity_ids(spec: str | None, formulations) -> list[str] | None:
 
 
 def run(formulations=None, instances="quick", tol: float = 1e-6, solver: str | None = None,
-        stopping: str = STOPPING, log: Callable[[str], None] | None = None) -> list[dict]:
+        stopping: str = STOPPING, log: Callable[[str], None] | None = None,
+        identities: str | None = None) -> list[dict]:
     """The verifier's rows as records, for a notebook: one dict per row of the table, with the
     keys of the JSON ``checks`` rows (see the module docstring), so that
     ``pandas.DataFrame(run())`` or ``{k: [r[k] for r in records] for k in records[0]}`` gives
@@ -637,9 +638,15 @@ def run(formulations=None, instances="quick", tol: float = 1e-6, solver: str | N
     Formulation class, or a list of them (as ``--formulation``); ``instances``: a spec string
     as ``--instances`` ("quick", "random:3,worst_case:20", ...) or Instance objects; ``tol``,
     ``solver``, ``stopping`` as in ``python -m dualboost.verify``; ``log(message)`` gets the
-    progress lines (default: silent). Raises DualBoostInputError on a bad argument.
+    progress lines (default: silent). ``identities`` ("all" or ids such as "I1,I6", as
+    ``--identities``) runs the map of identities instead (``formulations`` must then be None).
+    Raises DualBoostInputError on a bad argument.
     """
     classes, instance_list = _resolve(formulations, instances, tol, solver, stopping)
+    if identities is not None:
+        selected = _identity_ids(identities, formulations)
+        rows, _ = run_identities(instance_list, tol=tol, solver=solver, log=log, select=selected)
+        return [row.to_dict() for row in rows]
     rows, _ = verify(classes, instance_list, tol=tol, solver=solver, stopping=stopping, log=log)
     return [row.to_dict() for row in rows]
 
