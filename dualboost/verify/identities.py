@@ -535,8 +535,8 @@ def run_identities(instances: list[Instance], tol: float = 1e-6, solver: str | N
         if missing:
             names = ", ".join(repr(m) for m in missing)
             cases.append({"instance": "identities", "case": "not available", "kind": "identity",
-                          "formulation": block_name(identity), "N": 0, "t": 0, "nu": 0.0,
-                          "eps": 0.0, "eta": None, "d0_uniform": None, "seed": None,
+                          "formulation": block_name(identity), "N": None, "t": None,
+                          "nu": None, "eps": None, "eta": None, "d0_uniform": None, "seed": None,
                           "caps_bind": None, "algorithm": None, "status": "n/a",
                           "reason": f"not registered: {names}", "identity": identity.id,
                           "left": identity.left, "right": identity.right,
