@@ -120,6 +120,13 @@ class Capabilities:
     ``"regularized"`` (max_q u^q.d + (1/eta) R(d), R >= 0: Alg. 3.2), ``"projection"`` (a
     divergence minimized under an edge bound: Alg. 3.1) or ``"other"``. ``signed_weights``: w may
     be negative, ``||w||_1 <= 1`` (seed 001; a soft margin normalizes by ||w||_1, no clipping).
+
+    ``d_domain`` says where the primal's d lives (seed 002's problems are not all on a simplex):
+    ``"simplex"`` (d >= 0, sum(d) = 1: the thesis's problems), ``"orthant"`` (d >= 0, no
+    normalization block: the exponential loss (14)) or ``"affine"`` (sum(d) = 1, d of any sign:
+    AdaBoost-QP's derived dual). A fast master reads it (which examples carry curvature, whether
+    the normalization's rank-one term is there); the KKT recovery needs nothing from it (it
+    reads the bounds and blocks off the primal model).
     """
 
     strictly_convex: bool
@@ -129,6 +136,7 @@ class Capabilities:
     #: the w-domain is the l1 ball with two-sided edges (seed 001's form): w is signed and the
     #: problem over U is the thesis's over the columns [U, -U] (what an "lp" claim re-solves)
     signed_weights: bool = False
+    d_domain: str = "simplex"
 
     @property
     def solver_kind(self) -> str:
@@ -207,6 +215,13 @@ class Formulation(ABC):
     #: undeclared-parameter error), set on the instance and reported by ``parameters()``. The
     #: verifier checks the instance at that value and that other values are refused (P1)
     pinned: ClassVar[tuple[Param, ...]] = ()
+    #: whether the stop of its algorithm promises a soft margin softmargin(w) >= g - eps_eff
+    #: (:mod:`dualboost.guarantee`): True for the thesis's problems, whose value approximates
+    #: the soft-margin LP (2.3); False for a problem solved for its own sake at a fixed
+    #: parameter (seed 002's losses at a given T or D), whose run then promises nothing about
+    #: the soft margin (the verifier's E11 and G1 are not applicable, no empty-guarantee
+    #: warning or early stop)
+    promises_soft_margin: ClassVar[bool] = True
 
     def __init__(self, N: int, **params: Any):
         if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
@@ -491,7 +506,9 @@ class Formulation(ABC):
         model = self.primal(U)
         d = np.asarray(d, dtype=float)
         # entropic gradients are undefined at d_n = 0 (ln 0); a solver's d may hold exact zeros
-        model.variables["d"].value = np.maximum(d, 1e-300)
+        # (a d of any sign, seed 002's AdaBoost-QP, is taken as it is)
+        variable = model.variables["d"]
+        variable.value = np.maximum(d, 1e-300) if variable.attributes.get("nonneg") else d
         self.set_auxiliary(U, model, d)
         return system_from_model(model, row_weights=self.kkt_row_weights(d))
 

@@ -16,6 +16,9 @@ The certified form is ``softmargin(w) >= gamma_hat - eps_eff`` (docs/theory.md L
   default eta = max(2B/eps, sigma/2) this is <= eps (thesis Thm 3.10); a smaller eta given by
   the user widens it (``--eta 1e-8``: B/eta ~ 1e8).
 * any other algorithm: eps_eff = eps (the guarantee its stopping rule is stated with).
+* a formulation that declares ``promises_soft_margin = False`` (seed 002's losses solved at a
+  fixed T or D for their own sake): no promise, eps_eff = inf; never "empty" (nothing was
+  promised), and the verifier's E11 and G1 are not applicable.
 
 The guarantee is **empty** when eps_eff >= gamma_hat: then g - eps_eff <= gamma_hat - eps_eff
 <= 0, and a soft margin of 0 is met by the cancelling pair 0.5 h - 0.5 h of any class closed
@@ -68,9 +71,13 @@ class Guarantee:
     eta_theory: float | None = None
     modulus: float | None = None
     gamma_hat: float | None = None
+    #: False: the formulation promises no soft margin (eps_eff = inf, never vacuous)
+    promised: bool = True
 
     @property
     def eps_effective(self) -> float:
+        if not self.promised:
+            return math.inf
         return self.stop_part + self.regularizer_cost
 
     @property
@@ -79,8 +86,9 @@ class Guarantee:
 
     @property
     def vacuous(self) -> bool:
-        """eps_eff >= gamma_hat: the guarantee is certainly <= 0."""
-        return self.gamma_hat is not None and self.eps_effective >= self.gamma_hat
+        """eps_eff >= gamma_hat: the guarantee is certainly <= 0 (never when none was made)."""
+        return (self.promised and self.gamma_hat is not None
+                and self.eps_effective >= self.gamma_hat)
 
     @property
     def eta_below_theory(self) -> bool:
@@ -151,8 +159,11 @@ def run_guarantee(result: Any, formulation: Any = None) -> Guarantee | None:
 def stop_guarantee(algorithm: str, eps: float, formulation: Any = None,
                    gamma_hat: float | None = None) -> Guarantee:
     """The promise of ``algorithm``'s stop at ``eps`` (module docstring): eps_eff = eps, or
-    eps/2 + B/eta for ``erlpboost`` on a formulation with B and sigma. Used for a finished run
+    eps/2 + B/eta for ``erlpboost`` on a formulation with B and sigma; none (eps_eff = inf) for
+    a formulation that declares ``promises_soft_margin = False``. Used for a finished run
     (:func:`run_guarantee`) and, during a run, by the algorithms' early guarantee check."""
+    if formulation is not None and not getattr(formulation, "promises_soft_margin", True):
+        return Guarantee(algorithm, eps, eps, gamma_hat=gamma_hat, promised=False)
     constants = (_regularizer_constants(formulation)
                  if algorithm == "erlpboost" and formulation is not None else None)
     if constants is None:

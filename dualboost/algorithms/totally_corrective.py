@@ -298,6 +298,8 @@ class _TotallyCorrective(Algorithm):
         cancelling pair 0.5 h - 0.5 h (empty); gamma_hat < 2 eps_eff: it is less than g/2
         (weak). Either is certain, however long the run goes on (gamma_hat only decreases)."""
         eps_eff = self.eps_eff()
+        if not math.isfinite(eps_eff):  # the formulation promises no soft margin
+            return
         gamma_hat = self.min_edge
         verdict = guarantee_verdict(gamma_hat, eps_eff)
         if verdict is None:
@@ -666,7 +668,11 @@ class RegularizedAlgorithm(_TotallyCorrective):
                                  f"status {result.status}" if ok is None else
                                  f"sigma = {sigma:g}, eta = {eta:.6g}, eps = {eps:g}", None))
         e11_label = "soft margin(w^T) - (min_q u^q.d^(q-1) - eps) (>= 0)"
-        if result.columns.shape[1] == 0 or not result.history:
+        if not getattr(f, "promises_soft_margin", True):
+            out.append(Claim("E11", e11_label, "docs/theory.md E11; thesis Lemma 3.3", None,
+                             None, f"formulation {f.name!r} solves its own problem at a fixed "
+                             "parameter and promises no soft margin (promises_soft_margin)"))
+        elif result.columns.shape[1] == 0 or not result.history:
             out.append(Claim("E11", e11_label, "docs/theory.md E11; thesis Lemma 3.3", None,
                              None, "the output keeps no hypothesis"))
         else:

@@ -151,7 +151,13 @@ class ProjectedNewtonMaster(Master):
         f = self.formulation
         cap = getattr(f, "cap", None)  # per-example caps with sample weights
         cap = 1.0 / float(getattr(f, "nu", 1.0)) if cap is None else cap
-        inside = d > _ZERO * float(d.max(initial=0.0))
+        # the d-domain (Capabilities.d_domain): d >= 0 puts the examples at d_n = 0 on their
+        # bound; d of any sign ("affine", seed 002's AdaBoost-QP) has no bound there; without
+        # the normalization sum(d) = 1 ("orthant", the exponential loss (14)) beta is not
+        # eliminated and the -Hessian has no rank-one term (total = inf below)
+        domain = f.capabilities.d_domain
+        inside = (d > _ZERO * float(d.max(initial=0.0)) if domain != "affine"
+                  else np.ones(d.size, dtype=bool))
         if getattr(f, "has_caps", False):
             inside &= d < cap * (1.0 - 1e-9)
         h = np.zeros(d.size)
@@ -160,7 +166,7 @@ class ProjectedNewtonMaster(Master):
         if float(h.sum()) <= 0.0:
             return None
         moment, kept = self._second_moment(U, h)
-        total = float(kept.sum())
+        total = float(kept.sum()) if domain != "orthant" else math.inf
         if total <= 0.0:
             return None
         return _Curvature(moment, self._column_major(U).T @ kept, total, float(f.eta))
