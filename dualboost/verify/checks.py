@@ -720,9 +720,10 @@ class DualityChecks:
         sup norm to l1 (R is sigma-strongly convex in l1) and its argument is -eta s, so an error
         of tol in the multipliers moves d by up to tol * eta / sigma."""
         f = self.f
-        # any formulation that declares eta and sigma (the regularized family, seed 001's
-        # smoothed relaxations with eta = 1/beta)
-        if getattr(f, "eta", None) is not None and callable(getattr(f, "modulus", None)):
+        # any formulation that declares eta and a positive sigma (the regularized family, seed
+        # 001's smoothed relaxations with eta = 1/beta; sigma = 0: seed 002's l_p hinge, p < 2)
+        if getattr(f, "eta", None) is not None and callable(getattr(f, "modulus", None)) \
+                and float(f.modulus()) > 0:
             factor = float(f.eta) / float(f.modulus())
             return self.tol * (1.0 + factor), f"tol * (1 + eta/sigma), eta/sigma = {factor:.3g}"
         if getattr(f, "eta", None) is not None and callable(getattr(f, "inverse_curvature",
@@ -852,6 +853,9 @@ class DualityChecks:
         dual = self.dual()
         induced = f.certify(U, Multipliers(w=dual.point["w"]))
         sigma, eta = float(f.modulus()), float(f.eta)
+        if sigma == 0:  # declared: R is not strongly convex (seed 002's l_p hinge, p < 2)
+            return not_applicable("declared modulus sigma = 0 (R not strongly convex in l1): "
+                                  "no l1 bound on the distance")
         if not sigma > 0:
             return math.inf, None, False, f"declared modulus sigma = {sigma} is not positive"
         gaps = (max(induced.gap, 0.0), max(cert.gap, 0.0))  # never a negative gap into sqrt

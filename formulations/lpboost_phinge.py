@@ -1,0 +1,120 @@
+"""Soft-margin LPBoost with the generalized l_p hinge, seed 002 (27)/(28): a regularized member.
+
+Naming: seed 002 calls the w-domain problem the *primal*; here (as in the whole toolkit) the
+*primal* is the d-domain problem and the *dual* the w-domain one. Translated here, once.
+
+Seed 002's w-domain problem (§3.2 of the paper, p > 1; p = 2 the squared hinge)::
+
+    max_{w, rho, xi}  rho - D sum_i xi_i^p   s.t.  y_i H_i w >= rho - xi_i,  w >= 0, 1^T w = 1,
+                                                  xi >= 0
+
+and its dual (28) (q = p/(p-1) > 1; (27) at p = 2 with coefficient 1/(4D))::
+
+    min_{r, u}  r + c_p sum_i u_i^q   s.t.  U^T u <= r 1,  u >= 0,  1^T u = 1,
+    c_p = D^{1-q} (p^{1-q} - p^{-q}) = (1/q) (p D)^{1-q}                                    (28)
+
+(Tsallis-entropy-regularized LPBoost: sum u^q = 1 - (q-1) S_q(u), Def. 3.2, (29)). It is a member
+of the regularized-LPBoost family (:mod:`dualboost.regularized`, thesis (3.6)) with nu = 1 (no
+caps: (28) has none) and the Bregman divergence to uniform d0 = 1/N of kappa sum d^q::
+
+    R(d) = kappa sum_n [d_n^q - q d0^{q-1} d_n + (q-1) d0^q]
+         = kappa sum_n d_n^q - sum_n d_n / (q-1) + 1/q,        kappa = N^{q-1} / (q (q-1))
+    R*(y) = (q-1) kappa sum_n (pos(y_n + 1/(q-1)) / (kappa q))^p - 1/q
+
+so R(d0) = 0 <= R, and on the simplex R(d) = kappa (sum d^q - N^{1-q}). Then (28)'s objective is
+``gamma + R(d)/eta + c_p N^{1-q}`` with
+
+    eta = (p D N)^{q-1} / (q - 1)          (p = 2: eta = 2 D N, the l2 member erlpboost_l2)
+
+i.e. Opt(28) = P* + c_p N^{1-q} (a constant shift), and the multipliers of the edge rows are w.
+The primal point of a dual point is d = grad R*(-eta (U w + beta)) (thesis (3.13)), which is
+seed 002's u_i = p D max(0, rho - (U w)_i)^{p-1} with rho = -beta'.
+
+Modulus (w.r.t. ||.||_1 on the simplex): R'' = kappa q (q-1) d^{q-2}; for q <= 2 (p >= 2)
+1 / sum_n d_n^{2-q} / (kappa q (q-1)) >= kappa q (q-1) N^{1-q} = 1, so sigma = 1 (= the l2 member's
+at p = 2); for q > 2 (1 < p < 2) the curvature vanishes at d_n = 0 and sigma = 0 (the theory's
+T2/T4 are then not applicable; R2 still checks R >= 0 curvature). B = R at a vertex =
+(N^{q-1} - 1) / (q (q-1)).
+
+D (seed 002's name) is the parameter; eta is derived from it (not a parameter), as are nu = 1 and
+the uniform d0. At p = 1 the problem is the hinge, soft-margin LPBoost (21)/(22) with caps
+u <= D, i.e. ``lpboost`` with nu = 1/D (not a member: p > 1 here). The run's stop promises no
+soft margin (``promises_soft_margin = False``): D is the problem's parameter.
+"""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+
+from dualboost.params import EPS, NU, Param
+from dualboost.params import pinned as fixed
+from dualboost.regularized import RegularizedLPBoost
+
+P_PARAM = Param("p", "exponent p > 1 of the l_p hinge max(0, rho - margin)^p (2: the squared "
+                "hinge (27); Tsallis index q = p/(p-1))", default=2.0, low=1, low_open=True)
+D_PARAM = Param("D", "seed 002's soft-margin constant D > 0 of (27)/(28): max rho - D sum xi^p",
+                default=lambda N, values: 10.0 / N, low=0, low_open=True,
+                default_text="10/N (at p = 1, the caps 1/D of nu = 0.1 N)")
+
+
+class LpHingeLPBoost(RegularizedLPBoost):
+    name = "lpboost_phinge"
+    summary = "LPBoost with the l_p hinge (p > 1; p = 2 squared hinge): Tsallis q = p/(p-1)"
+    equations = "seed 002 (27), (28), Def. 3.2, (29); thesis (3.6), (3.12), (3.13)"
+    cones = ("pow",)
+    own_params = (EPS, P_PARAM, D_PARAM)
+    pinned = (fixed(NU, 1.0),)
+    promises_soft_margin = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.params = cls.own_params  # the family adds nu, d0, eta: derived here from p, D
+
+    # -- derived parameters ------------------------------------------------------------------
+    @property
+    def q(self) -> float:
+        return self.p / (self.p - 1.0)
+
+    @property
+    def kappa(self) -> float:
+        return self.N ** (self.q - 1.0) / (self.q * (self.q - 1.0))
+
+    def _check(self) -> None:
+        self.d0 = np.full(self.N, 1.0 / self.N)
+        self.eta = (self.p * self.D * self.N) ** (self.q - 1.0) / (self.q - 1.0)
+        super()._check()
+
+    def parameters(self) -> dict:
+        return {**super().parameters(), "eta": self.eta, "d0": "uniform"}
+
+    def seed_coefficient(self) -> float:
+        """c_p = D^{1-q} (p^{1-q} - p^{-q}) of (28) (1/(4D) at p = 2)."""
+        q = self.q
+        return self.D ** (1 - q) * (self.p ** (1 - q) - self.p ** (-q))
+
+    def seed_objective(self, value: float) -> float:
+        """Opt(28) (= the optimum of seed 002's w-domain problem) from the value here."""
+        return value + self.seed_coefficient() * self.N ** (1 - self.q)
+
+    # -- the declared math -------------------------------------------------------------------
+    def regularizer(self, d):
+        q = self.q
+        return self.kappa * cp.sum(cp.power(d, q, approx=False)) - cp.sum(d) / (q - 1) + 1 / q
+
+    def conjugate(self, y):
+        q, p, kappa = self.q, self.p, self.kappa
+        scaled = cp.pos(y + 1.0 / (q - 1)) / (kappa * q)
+        return (q - 1) * kappa * cp.sum(cp.power(scaled, p, approx=False)) - 1 / q
+
+    def modulus(self):
+        return 1.0 if self.q <= 2.0 + 1e-12 else 0.0
+
+    def range_bound(self):
+        q = self.q
+        return (self.N ** (q - 1) - 1.0) / (q * (q - 1))
+
+
+LpHingeLPBoost.params = LpHingeLPBoost.own_params
+
+FORMULATION = LpHingeLPBoost
