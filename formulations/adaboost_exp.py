@@ -3,8 +3,8 @@
 Naming: seed 002 calls the w-domain problem the *primal*; here (as in the whole toolkit) the
 *primal* is the d-domain problem and the *dual* the w-domain one. Translated here, once.
 
-Seed 002's w-domain problem ((2) with the budget of (5); §2.2 of docs/theory.md's seed-002
-notes), with w_(2) = w / T so that the toolkit's w lies on the simplex::
+Seed 002's w-domain problem ((2) with the budget of (5); docs/formulations.md, "Seed 002's
+problems"), with w_(2) = w / T so that the toolkit's w lies on the simplex::
 
     min_{w_(2) >= 0, 1^T w_(2) = 1/T}  sum_i exp(-y_i H_i w_(2))                           (2)
 

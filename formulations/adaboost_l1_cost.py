@@ -4,7 +4,8 @@ Naming: seed 002 calls the w-domain problem the *primal*; here (as in the whole 
 *primal* is the d-domain problem and the *dual* the w-domain one. Translated here, once.
 
 Seed 002 (Sec. 5) says only "modify the primal cost function (5) to have a weighted cost
-function [40]"; the pair is derived (docs/theory.md's seed-002 notes §2.9, F9 of the catalogue).
+function [40]"; the pair is derived (proofs_check/shen_li_more.py; docs/formulations.md,
+"Seed 002's problems").
 With per-example costs c > 0 and w_(5) = w / T (the toolkit's w on the simplex)::
 
     min_{w_(5) >= 0, 1^T w_(5) = 1/T}  log sum_i c_i exp(-y_i H_i w_(5))             (5) weighted

@@ -9,7 +9,8 @@ b = U^T 1 / N and C = U - 1 b^T (the centered margins' matrix), A = C^T C / N::
     min_{w >= 0, 1^T w = 1}  (1/2) w^T A w - T b^T w  =  (1/2) var(rho) - T mean(rho)       (41)
 
 with rho = U w the (normalized) margins. Its Lagrange dual is not printed in the seed (derived in
-docs/theory.md's seed-002 notes, §2.7; proofs_check/shen_li_more.py derives it symbolically).
+proofs_check/shen_li_more.py derives it symbolically; docs/formulations.md, "Seed 002's
+problems").
 Divided by T, in the LPBoost-like minimization form, the d-domain problem here is::
 
     P(d) = min_{d, gamma}  gamma + (N T / 2) ||d - 1/N||_2^2
@@ -51,7 +52,7 @@ T_PARAM = Param("T", "seed 002's trade-off T > 0 of (41): minimize var(rho)/2 - 
 class AdaBoostQP(Formulation):
     name = "adaboost_qp"
     summary = "AdaBoost-QP (41): var(rho)/2 - T mean(rho); dual: l2 to uniform, d of any sign"
-    equations = "seed 002 (39), (41), derived dual (§2.7 of the seed's notes)"
+    equations = "seed 002 (39), (41), derived dual (proofs_check shen_li_more)"
     params = (EPS, T_PARAM)
     capabilities = Capabilities(
         strictly_convex=True, cones=("soc",), primal_form="regularized", d_domain="affine",
