@@ -80,6 +80,13 @@ class AdaBoostExp(Formulation):
         """Opt(2) = sum_i exp(-y_i H_i w_(2)) from the value here (module docstring)."""
         return self.N * (1.0 - value / self.T)
 
+    def seed_problem(self, U):
+        """Seed 002's (2) with the l1 budget, as printed: min sum exp(-U w_(2)), w_(2) >= 0,
+        1^T w_(2) = 1/T (the verifier's D5 solves it and compares with seed_objective)."""
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], nonneg=True)
+        return cp.Problem(cp.Minimize(cp.sum(cp.exp(-(U @ w)))), [cp.sum(w) == 1.0 / self.T])
+
     # -- the models ---------------------------------------------------------------------------
     def _regularizer(self, d):
         # Delta_U(d, 1/N) with the -entr form (Clarabel and ECOS solve it more reliably)

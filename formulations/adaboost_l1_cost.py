@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 
+import cvxpy as cp
 import numpy as np
 
 from dualboost.params import EPS, NU, Param
@@ -80,6 +81,14 @@ class CostSensitiveAdaBoostL1(ERLPBoost):
         uniform = np.allclose(self.d0, 1.0 / self.N, rtol=0, atol=1e-15)
         out["d0"] = "uniform" if uniform else self.d0.tolist()
         return out
+
+    def seed_problem(self, U):
+        """The weighted (5) as stated: min log sum c exp(-U w_(5)), w_(5) >= 0, 1^T w_(5) = 1/T
+        (the verifier's D5)."""
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], nonneg=True)
+        objective = cp.log_sum_exp(-(U @ w) + np.log(self.c))
+        return cp.Problem(cp.Minimize(objective), [cp.sum(w) == 1.0 / self.T])
 
     def value_shift(self) -> float:
         """-T ln(sum c): seed 002's LPBoost-form value (15, weighted) minus the value here."""

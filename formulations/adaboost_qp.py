@@ -77,6 +77,16 @@ class AdaBoostQP(Formulation):
         """Opt(41) = (1/2) var(rho) - T mean(rho) from the value here: -T value."""
         return -self.T * value
 
+    def seed_problem(self, U):
+        """Seed 002's (41) as printed: min (1/2) w^T A w - T b^T w over the simplex, with
+        b = U^T 1/N, A = C^T C / N, C = U - 1 b^T (the verifier's D5)."""
+        U = self.check_columns(U)
+        b = U.mean(axis=0)
+        C = U - b[None, :]
+        w = cp.Variable(U.shape[1], nonneg=True)
+        objective = 0.5 * cp.sum_squares(C @ w) / self.N - self.T * (b @ w)
+        return cp.Problem(cp.Minimize(objective), [cp.sum(w) == 1])
+
     # -- the models ---------------------------------------------------------------------------
     def primal(self, U):
         U = self.check_columns(U)

@@ -94,8 +94,20 @@ class LpHingeLPBoost(RegularizedLPBoost):
         return self.D ** (1 - q) * (self.p ** (1 - q) - self.p ** (-q))
 
     def seed_objective(self, value: float) -> float:
-        """Opt(28) (= the optimum of seed 002's w-domain problem) from the value here."""
-        return value + self.seed_coefficient() * self.N ** (1 - self.q)
+        """-Opt(28) (= the optimum of :meth:`seed_problem`, seed 002's w-domain problem written
+        as a minimization) from the value here."""
+        return -(value + self.seed_coefficient() * self.N ** (1 - self.q))
+
+    def seed_problem(self, U):
+        """Seed 002's w-domain l_p-hinge problem as printed (its optimum is Opt(28)), as a
+        minimization of -(rho - D sum xi^p): the verifier's D5 compares -value with
+        seed_objective."""
+        U = self.check_columns(U)
+        w = cp.Variable(U.shape[1], nonneg=True)
+        rho = cp.Variable()
+        xi = cp.Variable(self.N, nonneg=True)
+        loss = self.D * cp.sum(cp.power(xi, self.p, approx=False))
+        return cp.Problem(cp.Minimize(loss - rho), [U @ w >= rho - xi, cp.sum(w) == 1])
 
     # -- the declared math -------------------------------------------------------------------
     def regularizer(self, d):

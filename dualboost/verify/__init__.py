@@ -164,12 +164,21 @@ def build_formulation(cls: type[Formulation], N: int, nu: float, eps: float,
 _CASE_PARAMS = ("nu", "eps", "eta", "d0", "sample_weight", "edge_bound")
 
 
-def off_default_params(cls: type[Formulation], N: int) -> dict:
+def off_default_params(cls: type[Formulation], N: int, weights: np.ndarray | None = None) -> dict:
     """Each other numeric parameter with a plain default moved 30% of the way to an end of its
-    range (Tsallis's q = 0.5 -> 0.65), to check formulas that agree only at the default."""
+    range (Tsallis's q = 0.5 -> 0.65), to check formulas that agree only at the default; each
+    other vector parameter with a derived default (seed 002's costs c, default 1) set to
+    ``weights`` (the case's non-uniform d0 rescaled to mean 1), where given."""
     out = {}
     pinned = {p.name for p in pinned_params(cls)}
     for p in getattr(cls, "params", ()):
+        if (p.kind == "vector" and weights is not None and p.name not in _CASE_PARAMS
+                and p.name not in pinned and callable(p.default)):
+            try:
+                out[p.name] = p.validate(np.asarray(weights, dtype=float), N, {})
+            except DualBoostInputError:
+                pass
+            continue
         if p.name in _CASE_PARAMS or p.name in pinned or p.kind not in ("float", "int") \
                 or callable(p.default) or p.default is None:
             continue
@@ -270,7 +279,8 @@ class Verifier:
             self.log(f"{prefix}: building the formulation")
             extra = {"sample_weight": case.sample_weight} if weighted else {}
             if case.vary_params:
-                extra.update(off_default_params(cls, N))
+                extra.update(off_default_params(
+                    cls, N, None if case.d0 is None else np.asarray(case.d0) * N))
             try:
                 f = build_formulation(cls, N, case.nu, case.eps, case.d0, U=case.U, extra=extra)
             except Exception as exc:  # noqa: BLE001

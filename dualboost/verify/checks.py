@@ -377,6 +377,8 @@ class DualityChecks:
              ref("D3", eq), self.d3),
             ("D4", "P: numpy primal_objective vs the primal model's objective, max |diff|",
              ref("D4", eq), self.d4),
+            ("D5", "the seed's problem as printed, solved, vs its value mapped from P: |diff|",
+             ref("D5", eq), self.d5),
             ("K1", "KKT recovery vs solver multipliers: max |diff| (P - Theta if not unique)",
              ref("K1", "thesis §3.2.4, App. A"), self.k1),
             ("K2", "complementary slackness, independent dual x primal: max |mult * slack|",
@@ -538,6 +540,31 @@ class DualityChecks:
             return not_applicable("no point at which the model's objective is defined: "
                                   + "; ".join(notes))
         return worst, tolerance, worst <= tolerance, "; ".join(notes)
+
+    # D5 ----------------------------------------------------------------------------------------
+    def d5(self):
+        """A formulation translated from a seed that states its problem in other variables,
+        signs and scales (seed 002's w-domain losses) declares ``seed_problem(U)`` (that problem
+        as printed, a cvxpy model) and ``seed_objective(value)`` (the map of the value here to
+        its optimum): both solved independently must agree. Catches a wrong translation (the
+        scale of T, a lost shift, a wrong eta of D) that leaves the pair itself consistent."""
+        f, U = self.f, self.U
+        if not (callable(getattr(f, "seed_problem", None))
+                and callable(getattr(f, "seed_objective", None))):
+            return not_applicable("the formulation states no seed problem in other variables")
+        cert = self.certificate()
+        problem = f.seed_problem(U)
+        solve(problem, f.capabilities.solver_kind, order=self.order)
+        if problem.value is None or not math.isfinite(problem.value):
+            raise StepFailed(f"the seed problem did not solve ({problem.status})", NA)
+        seed = float(problem.value)
+        mapped = [float(f.seed_objective(v)) for v in (cert.primal_value, cert.dual_value)]
+        # the mapped bracket contains the mapped optimum (the map is monotone): its gap counts
+        diff = max(0.0, min(mapped) - seed, seed - max(mapped))
+        tolerance = scaled(100 * self.tol, seed, *mapped)
+        return diff, tolerance, diff <= tolerance, (
+            f"seed optimum {seed:.10g} ({problem.status}); mapped from P, Theta: "
+            f"{mapped[0]:.10g}, {mapped[1]:.10g}")
 
     # K1 ----------------------------------------------------------------------------------------
     def k1(self):

@@ -18,6 +18,7 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "D2": ("strong duality", "|P - Theta| <= tol"),
     "D3": ("numpy Theta vs dual model", "max |diff| <= tol"),
     "D4": ("numpy P vs primal model", "max |diff| <= tol"),
+    "D5": ("seed's problem as printed", "|seed optimum - mapped P| <= tol"),
     "K1": ("KKT recovery", "max |multiplier diff| <= tol"),
     "K2": ("complementary slackness", "max |multiplier * slack| <= tol"),
     "K3": ("KKT system vs gradients", "max |diff| <= tol"),
