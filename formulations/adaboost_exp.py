@@ -87,6 +87,26 @@ class AdaBoostExp(Formulation):
         w = cp.Variable(U.shape[1], nonneg=True)
         return cp.Problem(cp.Minimize(cp.sum(cp.exp(-(U @ w)))), [cp.sum(w) == 1.0 / self.T])
 
+    def optimum_identities(self, U, w, d):
+        """Seed 002 §2.2's KKT identities of (2) <-> (14) at an optimal pair (w the multipliers
+        of the edge rows, d the primal's): the verifier's rows K4-K6."""
+        from dualboost.verify.stated import Identity
+
+        U = self.check_columns(U)
+        w = np.asarray(w, dtype=float)
+        d = np.asarray(d, dtype=float)
+        rho = U @ (w / w.sum())
+        ref = "seed 002 (2), (14)"
+        return [
+            Identity("K4", "u_(14) = exp(-y H w_(2)): N d = exp(-rho/T), max |diff|",
+                     ref + " (24) unnormalized", self.N * d, np.exp(-rho / self.T)),
+            Identity("K5", "1^T u_(14) = Opt(2): N sum d = seed value of P", ref,
+                     self.N * float(d.sum()),
+                     self.seed_objective(self.primal_objective(U, d))),
+            Identity("K6", "E6: max_j d.U_j (gamma = -r of (14)) = sum d rho", ref + " E6",
+                     float((U.T @ d).max()), float(d @ rho)),
+        ]
+
     # -- the models ---------------------------------------------------------------------------
     def _regularizer(self, d):
         # Delta_U(d, 1/N) with the -entr form (Clarabel and ECOS solve it more reliably)

@@ -87,6 +87,29 @@ class AdaBoostQP(Formulation):
         objective = 0.5 * cp.sum_squares(C @ w) / self.N - self.T * (b @ w)
         return cp.Problem(cp.Minimize(objective), [cp.sum(w) == 1])
 
+    def optimum_identities(self, U, w, d):
+        """Seed 002 §3.4's margin mean/variance identities for (41) at an optimal pair (w the
+        multipliers of the edge rows, d = u~ the primal's): the verifier's rows K4-K7."""
+        from dualboost.verify.stated import Identity
+
+        U = self.check_columns(U)
+        w = np.asarray(w, dtype=float)
+        d = np.asarray(d, dtype=float)
+        rho = U @ (w / w.sum())
+        mean, variance = float(rho.mean()), float(rho.var())
+        ref = "seed 002 (41), §3.4"
+        value = self.primal_objective(U, d)
+        return [
+            Identity("K4", "(24) linearized: u~ = (1 - (rho - mean rho)/T)/N, max |diff|",
+                     ref + " (24)", d, (1.0 - (rho - mean) / self.T) / self.N),
+            Identity("K5", "(26) for (41): var(rho) = N^2 T^2 var(u~)", ref + " (26)",
+                     variance, self.N ** 2 * self.T ** 2 * float(d.var())),
+            Identity("K6", "E6: max_j u~.U_j (the max edge r) = sum u~ rho", ref + " E5, E6",
+                     float((U.T @ d).max()), float(d @ rho)),
+            Identity("K7", "A4: Opt(41) = var(rho)/2 - T mean(rho) = -T P", ref + " A4, (38)",
+                     self.seed_objective(value), 0.5 * variance - self.T * mean),
+        ]
+
     # -- the models ---------------------------------------------------------------------------
     def primal(self, U):
         U = self.check_columns(U)

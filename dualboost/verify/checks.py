@@ -416,7 +416,30 @@ class DualityChecks:
                 continue
             self.log(f"{rid} {short_name(rid, label)}")
             rows.append(guarded(rid, label, reference, fn))
+        rows += self.stated_identities()
         return self.solver_rows + rows
+
+    def stated_identities(self) -> list[Row]:
+        """The identities the formulation states at its optimum (:mod:`.stated`), at the
+        independent primal solve's d and the solver's multipliers w."""
+        from .stated import identity_rows
+
+        f, U = self.f, self.U
+        if not callable(getattr(f, "optimum_identities", None)):
+            return []
+        try:
+            model, primal = self.primal()
+            w = np.asarray(primal.multipliers["w"], dtype=float)
+            identities = f.optimum_identities(U, w, self.primal_d())
+        except StepFailed as exc:
+            return [Row("K4", "identities stated at the optimum", ref("K4", self.equations),
+                        None, None, exc.status, f"not run: {exc}")]
+        except Exception as exc:  # noqa: BLE001
+            return [Row("K4", "identities stated at the optimum", ref("K4", self.equations),
+                        None, None, FAIL, f"raised {_err(exc)}")]
+        return [Row(rid, label, reference, value, tolerance, PASS if ok else FAIL, detail)
+                for rid, label, reference, value, tolerance, ok, detail
+                in identity_rows(identities, 100 * self.tol)]
 
     # D1 ----------------------------------------------------------------------------------------
     def d1(self):
