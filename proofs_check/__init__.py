@@ -51,6 +51,12 @@ from .lpboost import (
     check_lpboost_sparse_edge_rows,
 )
 from .result import CheckResult
+from .shen_li_more import (
+    check_cost_sensitive_dual,
+    check_exp_loss_dual,
+    check_lp_hinge_dual,
+    check_qp_dual,
+)
 from .sss import (
     check_sss_avgmin_identity,
     check_sss_entropy_conjugate,
@@ -94,6 +100,11 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_identity_unnormalized,  # 13a: row I2
     check_identity_erlpboost_softboost,  # 13b: row I6
     check_identity_repeated_rows,  # 13c: row I7
+    # seed 002 (Shen & Li): duals derived from their Lagrangians, identities with the family
+    check_exp_loss_dual,  # 14a: (2) + budget -> (14)
+    check_qp_dual,  # 14b: (41) -> its dual, §3.4 moments
+    check_lp_hinge_dual,  # 14c: (27)/(28) as a member, = l2 at p = 2
+    check_cost_sensitive_dual,  # 14d: weighted (5) = ERLPBoost with d0 = c / sum c
 ]
 
 

@@ -260,3 +260,17 @@ def test_german_fits_certified(name):
     result = run(data.X, data.y, formulation=name, eps=0.01, oracle="stumps")
     assert result.success
     assert result.duality_gap <= 1e-4  # the last master's certified bracket
+
+
+# -- proofs_check: each dual derived from its Lagrangian; the wrong variant fails ---------------
+
+@pytest.mark.parametrize("name", ["check_exp_loss_dual", "check_qp_dual", "check_lp_hinge_dual",
+                                  "check_cost_sensitive_dual"])
+def test_proofs_check_derivations(name):
+    import proofs_check
+    from proofs_check import shen_li_more
+
+    check = getattr(shen_li_more, name)
+    assert check in proofs_check.ALL_CHECKS
+    assert check().passed
+    assert not check(mistake=True).passed
