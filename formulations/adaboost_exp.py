@@ -11,7 +11,7 @@ problems"), with w_(2) = w / T so that the toolkit's w lies on the simplex::
 Its Lagrange dual is seed 002's (14) (printed as coming from "the cost function in (3)": it is the
 dual of the non-log loss (2), erratum 5 of docs/errata.md), with u >= 0 and **no** normalization.
 Divided by N (the mean loss; the same problem) and written in the LPBoost-like minimization form
-(gamma = -r of (14), times T), the d-domain problem here is::
+(u_(14) = N d, r_(14) = -N gamma), the d-domain problem here is::
 
     P(d) = min_{d >= 0, gamma}  gamma + T Delta_U(d, d0)     s.t.  U^T d <= gamma 1   (w)
 
@@ -103,7 +103,7 @@ class AdaBoostExp(Formulation):
             Identity("K5", "1^T u_(14) = Opt(2): N sum d = seed value of P", ref,
                      self.N * float(d.sum()),
                      self.seed_objective(self.primal_objective(U, d))),
-            Identity("K6", "E6: max_j d.U_j (gamma = -r of (14)) = sum d rho", ref + " E6",
+            Identity("K6", "E6: max_j d.U_j (= gamma = -r_(14)/N) = sum d rho", ref + " E6",
                      float((U.T @ d).max()), float(d @ rho)),
         ]
 
