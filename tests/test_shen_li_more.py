@@ -14,6 +14,7 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
+from dualboost.data import shared_data_dir
 from formulations.adaboost_exp import AdaBoostExp
 from formulations.adaboost_l1_cost import CostSensitiveAdaBoostL1
 from formulations.adaboost_qp import AdaBoostQP
@@ -22,7 +23,8 @@ from formulations.erlpboost_l2 import L2ERLPBoost
 from formulations.lpboost_phinge import LpHingeLPBoost
 
 ROOT = Path(__file__).resolve().parents[1]
-GERMAN = ROOT.parent.parent / "shared" / "data" / "german.csv"
+SHARED = shared_data_dir()
+GERMAN = SHARED / "german.csv" if SHARED is not None else Path("/nonexistent/german.csv")
 NAMES = ("adaboost_exp", "adaboost_qp", "lpboost_phinge", "adaboost_l1_cost")
 
 
