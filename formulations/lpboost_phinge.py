@@ -44,9 +44,12 @@ soft margin (``promises_soft_margin = False``): D is the problem's parameter.
 
 from __future__ import annotations
 
+import math
+
 import cvxpy as cp
 import numpy as np
 
+from dualboost.formulation import Certificate, Multipliers
 from dualboost.params import EPS, NU, Param
 from dualboost.params import pinned as fixed
 from dualboost.regularized import RegularizedLPBoost
@@ -63,6 +66,8 @@ class LpHingeLPBoost(RegularizedLPBoost):
     summary = "LPBoost with the l_p hinge (p > 1; p = 2 squared hinge): Tsallis q = p/(p-1)"
     equations = "seed 002 (27), (28), Def. 3.2, (29); thesis (3.6), (3.12), (3.13)"
     cones = ("pow",)
+    fast_paths = ("regularizer_value", "regularizer_gradient", "conjugate_value",
+                  "conjugate_gradient", "best_response")
     own_params = (EPS, P_PARAM, D_PARAM)
     pinned = (fixed(NU, 1.0),)
     promises_soft_margin = False
@@ -125,6 +130,93 @@ class LpHingeLPBoost(RegularizedLPBoost):
     def range_bound(self):
         q = self.q
         return (self.N ** (q - 1) - 1.0) / (q * (q - 1))
+
+
+    # -- fast paths (compared by the verifier's F1 and C4 with the derived ones) -------------
+    def regularizer_value(self, d):
+        d, q = np.maximum(np.asarray(d, dtype=float), 0.0), self.q
+        return float(self.kappa * np.sum(d ** q) - d.sum() / (q - 1) + 1 / q)
+
+    def regularizer_gradient(self, d):
+        d, q = np.maximum(np.asarray(d, dtype=float), 0.0), self.q
+        return self.kappa * q * d ** (q - 1) - 1 / (q - 1)
+
+    def _scaled(self, y):
+        """pos(y + 1/(q-1)) / (kappa q): R*'s per-coordinate argument."""
+        q = self.q
+        return np.maximum(np.asarray(y, dtype=float) + 1 / (q - 1), 0.0) / (self.kappa * q)
+
+    def conjugate_value(self, y):
+        q = self.q
+        return float((q - 1) * self.kappa * np.sum(self._scaled(y) ** self.p) - 1 / q)
+
+    def conjugate_gradient(self, y):
+        return self._scaled(y) ** (self.p - 1)  # (q-1) p / q = 1
+
+    def inverse_curvature(self, d):
+        """1 / R''(d) = d^(2-q) / (kappa q (q-1)) (infinite at d = 0 when q > 2)."""
+        d, q = np.maximum(np.asarray(d, dtype=float), 0.0), self.q
+        with np.errstate(divide="ignore"):
+            return d ** (2 - q) / (self.kappa * q * (q - 1))
+
+    def best_response(self, U, w):
+        """beta for fixed w in closed form up to a 1-D root: d_n = (pos(b - eta m_n)/(kappa q))
+        ^(p-1) (seed 002's u_i = p D max(0, rho - margin_i)^(p-1)) with b = 1/(q-1) - eta beta
+        and sum(d) = 1, i.e. sum_n pos(b - v_n)^(p-1) = (kappa q)^(p-1), v = eta U w: the
+        active set by bisection over the sorted v, then a safeguarded Newton on its piece."""
+        U = self.check_columns(U)
+        w = np.asarray(w, dtype=float)
+        q, p, kappa, eta = self.q, self.p, self.kappa, float(self.eta)
+        m = U @ w
+        b = _power_root(eta * m, p - 1.0, (kappa * q) ** (p - 1.0))
+        beta = (1.0 / (q - 1) - b) / eta
+        scaled = np.maximum(b - eta * m, 0.0) / (kappa * q)
+        d = scaled ** (p - 1.0)
+        d /= d.sum()  # round-off of the root only
+        edges = U.T @ d
+        conjugate = (q - 1) * kappa * float(np.sum(scaled ** p)) - 1 / q
+        feasible = w.min(initial=0.0) >= -1e-7 and abs(w.sum() - 1) <= 1e-7
+        dual = -conjugate / eta - beta if feasible else -math.inf
+        primal = float(edges.max()) + self.regularizer_value(d) / eta
+        return Certificate(Multipliers(w=w, beta=beta), d, primal, dual, edges=edges)
+
+
+def _power_root(v: np.ndarray, e: float, target: float) -> float:
+    """The b with sum_n pos(b - v_n)^e = target (> 0), e > 0: increasing in b."""
+    vs = np.sort(v)
+    N = vs.size
+
+    def total(b: float, k: int) -> float:
+        return float(np.sum((b - vs[:k]) ** e))
+
+    # the active set: the largest k with total(vs[k-1], k - 1) < target (bisection on k)
+    lo_k, hi_k = 1, N  # total at vs[0] is 0 < target
+    while lo_k < hi_k:
+        mid = (lo_k + hi_k + 1) // 2
+        if total(vs[mid - 1], mid - 1) < target:
+            lo_k = mid
+        else:
+            hi_k = mid - 1
+    k = lo_k
+    head = vs[:k]
+    # on the piece [vs[k-1], vs[k]) the k terms are smooth; k (b - vs[k-1])^e <= target and
+    # k (b - vs[0])^e >= target bracket the root
+    lo = max(float(vs[k - 1]), float(vs[0]) + (target / k) ** (1 / e))
+    hi = float(vs[k - 1]) + (target / k) ** (1 / e)
+    if k < N:
+        hi = min(hi, float(vs[k]))
+    lo = min(lo, hi)
+
+    def excess(b: float) -> float:
+        return float(np.sum((b - head) ** e)) - target
+
+    if excess(hi) <= 0:
+        return hi
+    if excess(lo) >= 0:
+        return lo
+    from scipy.optimize import brentq  # a kink at each end of the piece: Brent, not Newton
+
+    return float(brentq(excess, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=200))
 
 
 LpHingeLPBoost.params = LpHingeLPBoost.own_params

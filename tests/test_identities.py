@@ -40,6 +40,11 @@ WRONG_PARAMS = {
     "I6": lambda c: {"edge_bound": c.left_max_edge + 0.05},
     # the cap count not rescaled to the N' repeated rows
     "I7": lambda c: {"nu": c.left.nu},
+    # seed 002: the squared hinge's eta without the factor p = 2; the costs' prior dropped
+    # (uniform d0); the exp loss's eta = T instead of 1/T
+    "I31": lambda c: {"eta": c.left.D * c.N},
+    "I34": lambda c: {"d0": np.full(c.N, 1.0 / c.N)},
+    "I35": lambda c: {"eta": c.left.T},
 }
 
 _QUICK = {}

@@ -274,6 +274,38 @@ IDENTITIES: list[Identity] = [
         d_map=lambda d, c: np.repeat(d / _integer_weights(c.N), _integer_weights(c.N).astype(int)),
         d_text="d′ = d_n/s_n on each copy of row n",
         right_columns=lambda U, c: np.repeat(U, _integer_weights(c.N).astype(int), axis=0)),
+    # -- seed 002 (Shen & Li): the squared hinge, cost-sensitive AdaBoost-l1, the exp loss ---------
+    Identity(
+        "I31", "lpboost_phinge at p = 2 (squared hinge) = erlpboost_l2 at nu = 1, eta = 2DN",
+        "`lpboost_phinge` at p = 2 (the squared hinge (27)) ≡ `erlpboost_l2` at ν = 1",
+        "seed 002 (27), (28) at p = 2; thesis (3.6) with R = (N/2)‖d − 1/N‖²",
+        "lpboost_phinge", "erlpboost_l2",
+        lambda c: {"p": 2.0, "D": 3.0 / c.N, "eps": c.eps},
+        lambda c: {"nu": 1.0, "eta": 2.0 * c.left.D * c.N, "eps": c.eps},
+        "η = 2DN (η = (pDN)^{q−1}/(q−1) at p = q = 2), ν = 1, uniform d⁰; (27)'s value is "
+        "P + 1/(4DN)"),
+    Identity(
+        "I34", "adaboost_l1_cost = erlpboost, nu = 1, eta = 1/T, d0 = c/sum c",
+        "`adaboost_l1_cost` (costs c) ≡ `erlpboost` with d⁰ = c/Σc and ν = 1",
+        "seed 002 (5), (10), (15) weighted (Sec. 5, [40]); thesis (3.6)",
+        "adaboost_l1_cost", "erlpboost",
+        lambda c: {"T": 0.25, "c": c.d0 * c.N, "eps": c.eps},
+        lambda c: {"nu": 1.0, "eta": 1.0 / c.left.T, "d0": c.left.c / c.left.c.sum()},
+        "η = 1/T, ν = 1, d⁰ = c/Σc (c = the case's d⁰ times N); the weighted (5) is "
+        "ln Σc − P/T"),
+    Identity(
+        "I35", "adaboost_exp = erlpboost at nu = 1, eta = 1/T (w; d up to its mass)",
+        "`adaboost_exp` (the loss (2), dual (14)) ≡ `erlpboost` at ν = 1, η = 1/T: same w",
+        "seed 002 (2), (5), (14), (15); thesis (3.6), (3.10)",
+        "adaboost_exp", "erlpboost",
+        lambda c: {"T": 0.3, "eps": c.eps},
+        lambda c: {"nu": 1.0, "eta": 1.0 / c.left.T, "eps": c.eps},
+        "η = 1/T, ν = 1, uniform d⁰; Θ′ = −T ln(1 − Θ/T) is increasing in Θ",
+        value=ValueMap(1.0, lambda c: -c.left.T * math.log(
+            1.0 - c.left_cert.primal_value / c.left.T) - c.left_cert.primal_value),
+        value_text="P′ = −T ln(1 − P/T) (the mean loss L = 1 − P/T)",
+        d_map=lambda d, c: np.asarray(d, dtype=float) / float(np.sum(d)),
+        d_text="d′ = d/Σd (Σd = L)"),
 ]
 
 
