@@ -437,7 +437,8 @@ class DualityChecks:
         except Exception as exc:  # noqa: BLE001
             return [Row("K4", "identities stated at the optimum", ref("K4", self.equations),
                         None, None, FAIL, f"raised {_err(exc)}")]
-        return [Row(rid, label, reference, value, tolerance, PASS if ok else FAIL, detail)
+        return [Row(rid, label, ref(rid, reference), value, tolerance, PASS if ok else FAIL,
+                    detail)
                 for rid, label, reference, value, tolerance, ok, detail
                 in identity_rows(identities, 100 * self.tol)]
 
