@@ -65,7 +65,7 @@ def _beta_slip(rows, y):
 def test_check_passes(check: Callable[[], CheckResult]) -> None:
     res = check()
     assert isinstance(res, CheckResult)
-    assert res.name and res.reference.startswith("thesis") and res.detail
+    assert res.name and res.reference.startswith(("thesis", "seed")) and res.detail
     assert res.passed, f"{res.name}: {res.detail}"
 
 
