@@ -55,7 +55,8 @@ from dualboost.params import pinned as fixed
 from dualboost.regularized import RegularizedLPBoost
 
 P_PARAM = Param("p", "exponent p > 1 of the l_p hinge max(0, rho - margin)^p (2: the squared "
-                "hinge (27); Tsallis index q = p/(p-1))", default=2.0, low=1, low_open=True)
+                "hinge (27); Tsallis index q = p/(p-1); p = 1, the hinge (21)/(22), is "
+                "--formulation lpboost with nu = 1/D)", default=2.0, low=1, low_open=True)
 D_PARAM = Param("D", "seed 002's soft-margin constant D > 0 of (27)/(28): max rho - D sum xi^p",
                 default=lambda N, values: 10.0 / N, low=0, low_open=True,
                 default_text="10/N (at p = 1, the caps 1/D of nu = 0.1 N)")
