@@ -276,3 +276,19 @@ def test_proofs_check_derivations(name):
     assert check in proofs_check.ALL_CHECKS
     assert check().passed
     assert not check(mistake=True).passed
+
+
+def test_hinge_p1_is_lpboost_at_nu_1_over_D():
+    """p = 1 (refused by lpboost_phinge) is seed 002's (21)/(22): lpboost with nu = 1/D."""
+    from dualboost.errors import DualBoostInputError
+    from formulations.lpboost import LPBoost
+
+    U = columns(seed=23)
+    N, D = U.shape[0], 0.2
+    with pytest.raises(DualBoostInputError, match="lpboost with nu = 1/D"):
+        LpHingeLPBoost(N, p=1.0, D=D)
+    w, rho, xi = cp.Variable(U.shape[1], nonneg=True), cp.Variable(), cp.Variable(N, nonneg=True)
+    opt21 = solve(cp.Problem(cp.Maximize(rho - D * cp.sum(xi)),
+                             [U @ w >= rho - xi, cp.sum(w) == 1]))
+    _, cert, _ = LPBoost(N, nu=1.0 / D).solve_primal(U, 1e-10)
+    assert cert.primal_value == pytest.approx(opt21, abs=1e-7)
