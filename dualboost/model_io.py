@@ -370,6 +370,7 @@ def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | N
         "primal_objective": result.primal_objective,
         "dual_objective": result.dual_objective,
         "duality_gap": result.duality_gap,
+        "certified_gap": getattr(result, "certified_gap", None),
         "soft_margin": result.soft_margin,
         "lp_value": result.lp_value,
         "train_error": None if y is None else train_error(result, y, tie_sign),

@@ -71,6 +71,22 @@ class IterationRecord:
     d: np.ndarray | None = None
     #: the certified dual point of the master at t (w, psi, beta), recorded with ``d``
     point: dict | None = None
+    #: a certified bracket on the soft-margin optimum g (thesis (2.2)/(2.3) over the whole
+    #: class) after this step, for algorithms that report one at every step (Frank-Wolfe,
+    #: corrective): the soft margin of the current weights (lower) and the smallest best edge
+    #: so far (upper, weak duality at each capped pricing d); None where not reported
+    soft_margin_lower: float | None = None
+    soft_margin_upper: float | None = None
+    #: soft_margin_upper - soft_margin_lower (>= g - soft margin of the current weights)
+    certified_gap: float | None = None
+    #: the gap of the algorithm's own problem at this step (Frank-Wolfe: the FW gap on the
+    #: smoothed problem, >= its sub-optimality); None where the algorithm has no such gap
+    problem_gap: float | None = None
+    #: the step's own numbers that the algorithm's claims check (step size, curvature bound..)
+    step_info: dict | None = None
+    #: the index in the kept columns of u^t when the step reused a column it already holds
+    #: (a corrective step choosing a hypothesis again); None: u^t was appended as a new column
+    reused_column: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -124,6 +140,9 @@ class BoostResult:
     point: dict = field(default_factory=dict)
     #: diagnostics with a stable code: {"code": ..., "message": ...}
     warnings: list = field(default_factory=list)
+    #: the last certified bracket width on the soft-margin optimum (IterationRecord's
+    #: ``certified_gap``) for algorithms that report one at every step, else None
+    certified_gap: float | None = None
     #: the label a tie (a score within TIE_TOLERANCE of 0) goes to: the training majority class,
     #: -1 on an even split (the rule of ``dualboost predict`` and the estimator; set by
     #: :func:`dualboost.api.run` from the training labels)

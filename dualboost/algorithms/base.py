@@ -232,7 +232,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                 if record.solved or algorithm.done:
                     history.append(record)
                     control.armed = control.armed or record.solved
-                    if record.solved:
+                    if record.solved and record.reused_column is None:
                         hypotheses.append(h)
                         hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
                     if progress:
@@ -295,4 +295,6 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         algorithm=algorithm.name,
         algorithm_parameters=dict(algorithm.values),
         point=out.point,
+        certified_gap=next((r.certified_gap for r in reversed(history)
+                            if r.certified_gap is not None), None),
     )

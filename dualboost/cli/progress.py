@@ -92,7 +92,8 @@ class Progress:
         self.last = record
         self.last_time = time.perf_counter()
         if record.solved:
-            self.hypotheses += 1 + record.extra_columns
+            # a corrective step that chose a hypothesis again adds none
+            self.hypotheses += (record.reused_column is None) + record.extra_columns
         if not self.enabled or self.interactive:
             return
         if record.t == 1 or record.t % PLAIN_EVERY == 0:
