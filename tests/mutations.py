@@ -908,3 +908,84 @@ MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLI
 
 _ids = [m.id for m in MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"
+
+
+# -- algorithm mutants: Frank-Wolfe and MLPBoost (dualboost/algorithms/frank_wolfe.py) -----------
+# Each is a textual edit of the algorithm module, run on a real instance by
+# tests/test_frank_wolfe.py::test_algorithm_mutant_fails_a_claim; at least one of the listed
+# claims (docs/frank_wolfe.md FW1-FW5, evaluated by the shipped claims) must FAIL.
+
+@dataclass(frozen=True)
+class AlgorithmMutation:
+    id: str
+    source: str  # file name in dualboost/algorithms/
+    old: str  # exact text, must occur exactly once in the source
+    new: str
+    description: str
+    #: the run: algorithm, step, formulation, nu_frac, eps, max_iter (breast cancer, stumps)
+    run: dict
+    #: claim ids of which at least one must fail
+    fails: tuple
+
+
+FW = "frank_wolfe.py"
+
+
+def _fw_run(algorithm="fw", step="short", formulation="erlpboost", nu_frac=0.2, eps=0.05,
+            max_iter=3000):
+    return {"algorithm": algorithm, "step": step, "formulation": formulation,
+            "nu_frac": nu_frac, "eps": eps, "max_iter": max_iter}
+
+
+FRANK_WOLFE_MUTATIONS = [
+    AlgorithmMutation(
+        "fw_short_step_doubled", FW,
+        "lam_short = min(max(gap / (eta * L * L), 0.0), 1.0) if L > 0 else 0.0",
+        "lam_short = min(max(2 * gap / (eta * L * L), 0.0), 1.0) if L > 0 else 0.0",
+        "short step twice the descent lemma's maximizer", _fw_run(), ("FW2",)),
+    AlgorithmMutation(
+        "fw_classic_step_halved", FW, "lam = 2.0 / (self.k + 2.0) if rule",
+        "lam = 1.0 / (self.k + 2.0) if rule", "classic step 1/(k+2) instead of 2/(k+2)",
+        _fw_run(step="classic"), ("FW2",)),
+    AlgorithmMutation(
+        "fw_projection_eta_doubled", FW,
+        "d, log_d, free = self.project(self.log_d0 - self.eta * z)",
+        "d, log_d, free = self.project(self.log_d0 - 2 * self.eta * z)",
+        "d(w) from the softmax at 2 eta (a wrong smoothing in the gradient)", _fw_run(),
+        ("FW1",)),
+    AlgorithmMutation(
+        "fw_default_eta_halved", FW, "return max(2.0 * B / eps, 0.5)",
+        "return max(B / eps, 0.5)",
+        "lpboost's default eta = ln(N/nu)/eps instead of 2 ln(N/nu)/eps",
+        _fw_run(step="line_search", formulation="lpboost"), ("FW1",)),
+    AlgorithmMutation(
+        "fw_line_search_reversed_bracket", FW,
+        "            if s > 0:\n                lo = lam\n            else:\n"
+        "                hi, closed = lam, True\n",
+        "            if s < 0:\n                lo = lam\n            else:\n"
+        "                hi, closed = lam, True\n",
+        "the authors' line-search error: the bracket moves the wrong way on the slope's sign",
+        _fw_run(step="line_search"), ("FW2",)),
+    AlgorithmMutation(
+        "fw_pairwise_no_safeguard", FW,
+        'if point.value - self.point.value < info["guaranteed"]:', "if False:",
+        "pairwise steps taken whatever their progress (drop steps below the guarantee)",
+        _fw_run(step="pairwise", nu_frac=0.05, eps=0.05, max_iter=3000), ("FW3",)),
+    AlgorithmMutation(
+        "mlpboost_lp_always_wins", FW, "if d_value > self.point.value:", "if True:",
+        "MLPBoost takes the LP's weights even when their smoothed value is smaller",
+        _fw_run(algorithm="mlpboost", eps=0.01), ("FW3",)),
+    AlgorithmMutation(
+        "fw_stop_at_1_5_eps", FW, "return self.min_edge - self.lower\n",
+        "return self.min_edge - self.lower - self.eps / 2\n",
+        "the certified stop tests min edge - soft margin <= 1.5 eps (seed 001's flawed test)",
+        _fw_run(step="line_search", eps=0.01), ("FW5",)),
+    AlgorithmMutation(
+        "fw_never_stops", FW, "return self.eps if self.stopping == \"certified\" else",
+        "return self.eps * 1e-9 if self.stopping == \"certified\" else",
+        "the stopping threshold eps 1e-9: the run goes past the iteration bound (K >= "
+        "16 eta/delta = 412 at eps = 0.5)", _fw_run(eps=0.5, max_iter=600), ("FW4",)),
+]
+
+_fw_ids = [m.id for m in FRANK_WOLFE_MUTATIONS]
+assert len(_fw_ids) == len(set(_fw_ids)), "duplicate algorithm mutation ids"

@@ -394,8 +394,7 @@ class FrankWolfeAlgorithm(Algorithm):
             self.k = 1
             record.step_info = {"kind": "first", "after": self.point.value, "eta": self.eta}
             self._finish(record, tick, j, True)
-            if self.stopping == "certified" and self.min_edge - self.lower <= self.eps:
-                self._converged(t, self.min_edge - self.lower, discarded=False)
+            self._certified_stop(t)
             return record
         gap = edge - float(self.d @ self.z)  # the FW gap at w_k
         record.problem_gap = gap
@@ -418,10 +417,15 @@ class FrankWolfeAlgorithm(Algorithm):
             self._accept(self.smoothed.at(self.z))
         record.step_info = info
         self._finish(record, tick, j, new)
-        if self.stopping == "certified" and self.min_edge - self.lower <= self.eps:
-            # the bracket after the step already certifies eps: no further oracle call needed
-            self._converged(t, self.min_edge - self.lower, discarded=False)
+        self._certified_stop(t)
         return record
+
+    def _certified_stop(self, t: int) -> None:
+        """The certified rule after a step: the bracket may already certify eps with the best
+        edge so far (no further oracle call needed)."""
+        if self.stopping == "certified" and \
+                self._stop_statistic() <= self._stop_threshold():
+            self._converged(t, self._stop_statistic(), discarded=False)
 
     def _accept(self, point: SmoothedPoint) -> None:
         self.point = point
@@ -604,8 +608,12 @@ def _expected_eta(result, formulation) -> tuple[float, float, np.ndarray]:
     f_eta = getattr(formulation, "eta", None)
     if f_eta is not None:
         return float(f_eta), B, d0
+    from ..theory import default_eta
+
     given = (result.algorithm_parameters or {}).get("eta")
-    eta = float(given) if given is not None else default_smoothing_eta(float(formulation.eps), B)
+    # the theory's eta = max(2 B / eps, sigma / 2) with sigma = 1 (Pinsker), computed apart
+    # from the algorithm's own default
+    eta = float(given) if given is not None else default_eta(float(formulation.eps), B, 1.0)
     return eta, B, d0
 
 
