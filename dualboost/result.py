@@ -71,22 +71,17 @@ class IterationRecord:
     d: np.ndarray | None = None
     #: the certified dual point of the master at t (w, psi, beta), recorded with ``d``
     point: dict | None = None
-    #: a certified bracket on the soft-margin optimum g (thesis (2.2)/(2.3) over the whole
-    #: class) after this step, for algorithms that report one at every step (Frank-Wolfe,
-    #: corrective): the soft margin of the current weights (lower) and the smallest best edge
-    #: so far (upper, weak duality at each capped pricing d); None where not reported
-    soft_margin_lower: float | None = None
-    soft_margin_upper: float | None = None
-    #: soft_margin_upper - soft_margin_lower (>= g - soft margin of the current weights)
+    #: the certified bracket on g, the soft-margin optimum (2.2)/(2.3) over the whole class,
+    #: recorded by the corrective algorithms at every iteration: ``margin_lower`` the soft
+    #: margin (2.2) of the current weights, ``margin_upper`` the smallest best edge so far
+    #: (each best edge at a capped d is >= g), ``certified_gap`` their difference (None where
+    #: an algorithm does not record it)
+    margin_lower: float | None = None
+    margin_upper: float | None = None
     certified_gap: float | None = None
-    #: the gap of the algorithm's own problem at this step (Frank-Wolfe: the FW gap on the
-    #: smoothed problem, >= its sub-optimality); None where the algorithm has no such gap
-    problem_gap: float | None = None
-    #: the step's own numbers that the algorithm's claims check (step size, curvature bound..)
-    step_info: dict | None = None
-    #: the index in the kept columns of u^t when the step reused a column it already holds
-    #: (a corrective step choosing a hypothesis again); None: u^t was appended as a new column
-    reused_column: int | None = None
+    #: an algorithm's own per-iteration quantities that its claims check (e.g. the
+    #: Frank-Wolfe gap, the step size and its scale of the corrective algorithms)
+    diagnostics: dict | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -79,13 +79,13 @@ def test_soft_margin_certified_against_full_lp(case, runs, full_lp):
     # the certified bracket holds the full LP's optimum and is at most eps wide at the stop
     assert result.certified_gap <= eps + 1e-12
     last = [r for r in result.history if r.solved][-1]
-    assert last.soft_margin_lower <= full_lp + 1e-9 <= last.soft_margin_upper + 2e-9
-    assert last.soft_margin_lower == pytest.approx(result.soft_margin, abs=1e-12)
+    assert last.margin_lower <= full_lp + 1e-9 <= last.margin_upper + 2e-9
+    assert last.margin_lower == pytest.approx(result.soft_margin, abs=1e-12)
     # every record's bracket contains the optimum (weak duality on both sides)
     for r in result.history:
-        if r.soft_margin_lower is not None:
-            assert r.soft_margin_lower <= full_lp + 1e-9
-            assert r.soft_margin_upper >= full_lp - 1e-9
+        if r.margin_lower is not None:
+            assert r.margin_lower <= full_lp + 1e-9
+            assert r.margin_upper >= full_lp - 1e-9
 
 
 @pytest.mark.parametrize("case", CASES, ids=["-".join(map(str, c)) for c in CASES])
@@ -106,10 +106,10 @@ def test_columns_are_distinct_and_history_carries_the_gap(runs):
     U = result.columns
     assert U.shape[1] == result.iterations == len(result.weights)
     assert len({col.tobytes() for col in U.T}) == U.shape[1]
-    reused = [r for r in result.history if r.solved and r.reused_column is not None]
+    reused = [r for r in result.history if r.solved and "reused" in r.diagnostics]
     assert reused, "a line-search run on breast cancer chooses some stump again"
     assert sum(r.solved for r in result.history) == result.iterations + len(reused)
-    assert all(r.certified_gap is not None and r.problem_gap is not None
+    assert all(r.certified_gap is not None and r.diagnostics["gap"] is not None
                for r in result.history[1:])
     assert np.all(np.asarray(result.weights) >= 0)
     assert math.isclose(float(np.sum(result.weights)), 1.0, abs_tol=1e-12)
@@ -117,7 +117,7 @@ def test_columns_are_distinct_and_history_carries_the_gap(runs):
 
 def test_mlpboost_takes_lp_steps_on_a_warm_highs_master(runs):
     result = runs[("mlpboost", "short", "erlpboost", 0.01)]
-    kinds = [r.step_info["kind"] for r in result.history if r.solved and r.step_info]
+    kinds = [r.diagnostics["kind"] for r in result.history if r.solved and r.diagnostics]
     assert "lp" in kinds and "short" in kinds
     assert result.lp_value is not None and result.lp_value >= result.soft_margin - 1e-9
 
@@ -125,7 +125,7 @@ def test_mlpboost_takes_lp_steps_on_a_warm_highs_master(runs):
 def test_smoothing_of_lpboost_is_two_ln_n_over_nu_over_eps(runs):
     result = runs[("fw", "line_search", "lpboost", 0.01)]
     N = len(result.d)
-    eta = result.history[0].step_info["eta"]
+    eta = result.history[0].diagnostics["eta"]
     assert eta == pytest.approx(2 * math.log(N / (NU_FRAC * N)) / 0.01)
 
 

@@ -104,6 +104,10 @@ class Algorithm(ABC):
         self.status, self.message = "max_iter", ""
         #: which of the extra columns handed to the last step() it added (after u)
         self.accepted_extra: list[int] = []
+        #: False when the last step() found u among its columns already and did not append
+        #: it (a corrective algorithm re-selects hypotheses); the loop then keeps no new
+        #: hypothesis for it. The loop sets it to True before every step.
+        self.new_column = True
 
     @classmethod
     def unsupported(cls, formulation: Formulation) -> str | None:
@@ -222,6 +226,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                     break
                 pending = h
                 algorithm.accepted_extra = []
+                algorithm.new_column = True
                 # only an algorithm that asked for candidates takes the ``extra`` keyword
                 extra = ({"extra": [np.asarray(v, dtype=float) for _, v in others]}
                          if others else {})
@@ -232,7 +237,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                 if record.solved or algorithm.done:
                     history.append(record)
                     control.armed = control.armed or record.solved
-                    if record.solved and record.reused_column is None:
+                    if record.solved and algorithm.new_column:
                         hypotheses.append(h)
                         hypotheses.extend(others[i][0] for i in algorithm.accepted_extra)
                     if progress:

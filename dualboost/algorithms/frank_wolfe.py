@@ -20,7 +20,8 @@ under d(w) (seed 003 §3.3.2). At weights w with margins z = U w and d = d(w):
 * every oracle edge ``u.d`` is at a capped d, so it bounds the best soft margin g* over the class
   from above (weak duality of (2.2)/(2.3)); with the soft margin of the current weights this is a
   certified bracket ``S(w) <= g* <= min_tau edge_tau`` at every step (recorded as
-  ``soft_margin_lower``/``soft_margin_upper``; their difference is ``certified_gap``).
+  ``margin_lower``/``margin_upper``; their difference is ``certified_gap``; the FW gap and the
+  step's numbers are in ``diagnostics``).
 
 The steps (``step``), from w_k with FW direction ``a = u - z`` in margin space, ``L = ||a||_inf``:
 
@@ -77,8 +78,8 @@ Each step costs one oracle call, one capped entropic projection and one soft mar
 O(N log N); the line search adds a projection per Newton step, ``pairwise`` the edges of the
 active hypotheses (O(N k)); ``mlpboost`` adds its warm LP solve. The margins ``z = U w`` are
 kept incrementally (recomputed every ``REFRESH`` steps against drift). A hypothesis the oracle
-returns again is not added a second time (``reused_column``): the output keeps each distinct
-column once.
+returns again is not added a second time (``Algorithm.new_column``; ``diagnostics["reused"]``):
+the output keeps each distinct column once.
 """
 
 from __future__ import annotations
@@ -392,12 +393,12 @@ class FrankWolfeAlgorithm(Algorithm):
             self.z = u.copy()
             self._accept(self.smoothed.at(self.z))
             self.k = 1
-            record.step_info = {"kind": "first", "after": self.point.value, "eta": self.eta}
+            record.diagnostics = {"kind": "first", "after": self.point.value, "eta": self.eta}
             self._finish(record, tick, j, True)
             self._certified_stop(t)
             return record
         gap = edge - float(self.d @ self.z)  # the FW gap at w_k
-        record.problem_gap = gap
+        record.diagnostics = {"gap": gap}
         statistic = self._stop_statistic()
         record.delta_simple = record.delta_practical = statistic
         self._bracket(record)
@@ -415,7 +416,7 @@ class FrankWolfeAlgorithm(Algorithm):
         if self.k % REFRESH == 0:
             self.z = self.U @ self.w
             self._accept(self.smoothed.at(self.z))
-        record.step_info = info
+        record.diagnostics = info
         self._finish(record, tick, j, new)
         self._certified_stop(t)
         return record
@@ -434,14 +435,16 @@ class FrankWolfeAlgorithm(Algorithm):
         self.lower = fast_soft_margin(self.z, self.nu, self.sample_weight)
 
     def _bracket(self, record: IterationRecord) -> None:
-        record.soft_margin_lower, record.soft_margin_upper = self.lower, self.min_edge
+        record.margin_lower, record.margin_upper = self.lower, self.min_edge
         record.certified_gap = self.min_edge - self.lower
         record.primal, record.dual = self.min_upper, self.point.value
 
     def _finish(self, record: IterationRecord, tick: float, j: int, new: bool) -> IterationRecord:
         record.master_seconds = time.perf_counter() - tick
         record.solved = True
-        record.reused_column = None if new else j
+        self.new_column = new  # the loop keeps no second hypothesis for a column held already
+        if not new:
+            record.diagnostics["reused"] = j
         record.path = "frank-wolfe" + ("+lp" if self.secondary else "")
         statistic = self._stop_statistic()
         record.delta_simple = record.delta_practical = statistic
@@ -457,7 +460,7 @@ class FrankWolfeAlgorithm(Algorithm):
                         + (f" (h^{t} discarded)" if discarded else ""))
 
     def _fw_step(self, j: int, u: np.ndarray, gap: float) -> dict:
-        """Move w_k -> w_{k+1} by the step rule; returns the step's numbers (step_info)."""
+        """Move w_k -> w_{k+1} by the step rule; returns the step's numbers (diagnostics)."""
         eta, before = self.eta, self.point.value
         a = u - self.z  # the FW direction in margin space, A (e_j - w)
         L = float(np.abs(a).max())
@@ -638,7 +641,7 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
     rule = params.get("step", "short")
     stopping = params.get("stopping", "certified")
     records = [r for r in result.history if r.solved]
-    steps = [r for r in records if r.step_info and r.step_info.get("kind") != "first"]
+    steps = [r for r in records if r.diagnostics and r.diagnostics.get("kind") != "first"]
     ref = "docs/frank_wolfe.md"
 
     # FW1: the recorded smoothed value of the output equals D(w^T) recomputed at the run's eta
@@ -660,7 +663,7 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
             "slope sign)"
     worst, checked = 0.0, 0
     for r in steps:
-        s = r.step_info
+        s = r.diagnostics
         kind = s.get("kind")
         if kind == "lp":
             continue
@@ -697,7 +700,7 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
     else:
         worst = math.inf
         for r in steps:
-            s = r.step_info
+            s = r.diagnostics
             if rule == "classic":  # MLPBoost with classic steps: the LP may only add
                 gain = float(s["after"]) - float(s.get("candidate", s["after"]))
                 worst = min(worst, gain)
@@ -739,7 +742,7 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
         margin = soft_margin(result.columns @ (w / w.sum()), float(getattr(f, "nu", 1.0)),
                              getattr(f, "sample_weight", None))
         min_edge = min(r.edge for r in result.history)
-        recorded = records[-1].soft_margin_lower
+        recorded = records[-1].margin_lower
         mismatch = abs(margin - recorded) if recorded is not None else math.inf
         value = margin - (min_edge - eps)
         if mismatch > tol:

@@ -92,8 +92,7 @@ class Progress:
         self.last = record
         self.last_time = time.perf_counter()
         if record.solved:
-            # a corrective step that chose a hypothesis again adds none
-            self.hypotheses += (record.reused_column is None) + record.extra_columns
+            self.hypotheses += 1 + record.extra_columns
         if not self.enabled or self.interactive:
             return
         if record.t == 1 or record.t % PLAIN_EVERY == 0:
