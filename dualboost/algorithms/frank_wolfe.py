@@ -168,6 +168,8 @@ class SmoothedSoftMargin:
         else:
             cap = np.full(N, 1.0 / float(nu)) if caps is None else np.asarray(caps, float)
         self.cap = np.minimum(cap, 1.0)
+        #: the common cap when all are equal (no sample weights), else None
+        self.cap_value = float(self.cap[0]) if np.all(self.cap == self.cap[0]) else None
         with np.errstate(divide="ignore"):
             self.log_cap = np.log(self.cap)
         self.log_scale: float | None = None  # ln s of the last projection (the warm start)
@@ -181,10 +183,13 @@ class SmoothedSoftMargin:
             np.minimum(x, self.log_cap, out=x)
             np.maximum(x, -700.0, out=x)  # no subnormal exp (their mass is below 1e-300)
             capped = x >= self.log_cap
-            e = np.exp(x)
-            free_mass = float(e.sum(where=~capped))
-            capped_mass = float(self.cap.sum(where=capped))
-            total = free_mass + capped_mass
+            e = np.exp(x)  # = the cap on the capped entries (x was clipped there)
+            # plain sums and counts: numpy's masked reductions (sum(where=)) are several times
+            # slower than a full pass (a9a: 0.27 ms each)
+            total = float(e.sum())
+            capped_mass = (np.count_nonzero(capped) * self.cap_value if self.cap_value
+                           else float(self.cap[capped].sum()))
+            free_mass = total - capped_mass
             if abs(total - 1.0) <= 1e-13 and free_mass > 0:
                 # the last piece: rescale the free part to the exact mass left
                 scale = (1.0 - capped_mass) / free_mass
@@ -210,11 +215,11 @@ class SmoothedSoftMargin:
     def _newton(self, lam: float, s: float, point: SmoothedPoint, a: np.ndarray) -> float:
         """lam - s / s'(lam) with ``s' = -eta (sum_free d a^2 - (sum_free d a)^2 / sum_free d)``
         (the capped examples fixed, the free mass constant); nan when s' = 0."""
-        f = point.free
+        free = point.free.astype(float)  # dot products with a 0/1 vector (BLAS), see project
         da = point.d * a
-        mass = float(point.d.sum(where=f))
-        first = float(da.sum(where=f))
-        var = float((da * a).sum(where=f)) - (first * first / mass if mass > 0 else 0.0)
+        mass = float(point.d @ free)
+        first = float(da @ free)
+        var = float((da * a) @ free) - (first * first / mass if mass > 0 else 0.0)
         return lam + s / (self.eta * var) if var > 0 else math.nan
 
     def line_search(self, z: np.ndarray, a: np.ndarray, lam_max: float, start: SmoothedPoint
