@@ -35,9 +35,12 @@ The steps (``step``), from w_k with FW direction ``a = u - z`` in margin space, 
 * ``pairwise``: the weight moves from the away atom (the active hypothesis of smallest edge)
   to the FW atom, ``w + lambda (e_j - e_away)`` with lambda in [0, w_away] by the same exact
   line search (seed 003 Alg. 3). A pairwise step that is truncated at w_away can make little
-  progress, and plain pairwise FW has no iteration bound of this form; so a pairwise step is
-  taken only when its progress is at least the short step's guaranteed progress
-  ``q = lambda_s g - eta lambda_s^2 L^2 / 2``, else the short step is (``fw-safeguard``).
+  progress (an interior one too: its segment is not the FW direction), and plain pairwise FW
+  has no iteration bound of this form; so a pairwise step is taken only when its progress is at
+  least the short step's guaranteed progress ``q = lambda_s g - eta lambda_s^2 L^2 / 2``, else
+  the FW line-search step is (``fw-safeguard``; it gains at least q). Measured on breast
+  cancer, nu = 0.05 N, eps = 0.01: 623 of 4769 steps fell back, and with the short step as the
+  fallback the run had not stopped after 5000.
 
 **The authors' line-search error** (seed 003 §3.2.2's line search as coded in the authors' crate
 ``miniboosts``, ``src/common/frank_wolfe.rs``, functions ``line_search`` and
@@ -478,11 +481,12 @@ class FrankWolfeAlgorithm(Algorithm):
             taken = self._pairwise(j, u, info)
             if taken:
                 return info
-            rule = "short"
+            rule = "line_search"
             info["kind"] = "fw-safeguard"
         if rule == "line_search":
             lam, point = self.smoothed.line_search(self.z, a, 1.0, self.point)
-            info["kind"], info["lam_max"] = "line_search", 1.0
+            info.setdefault("kind", "line_search")
+            info["lam_max"] = 1.0
         else:
             lam = 2.0 / (self.k + 2.0) if rule == "classic" else lam_short
             info.setdefault("kind", rule)
@@ -676,7 +680,7 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
         checked += 1
         if kind == "classic":
             worst = max(worst, abs(lam - 2.0 / (s["k"] + 2.0)))
-        elif kind in ("short", "fw-safeguard"):
+        elif kind == "short":
             L, g = float(s["curvature"]), float(s["gap"])
             expected = min(max(g / (eta * L * L), 0.0), 1.0) if L > 0 else 0.0
             worst = max(worst, abs(lam - expected))
