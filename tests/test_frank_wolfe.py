@@ -101,6 +101,19 @@ def test_claims_hold_on_real_runs(case, runs):
     assert claims["FW3"].ok is (None if case[1] == "classic" and case[0] == "fw" else True)
 
 
+@pytest.mark.parametrize("case", [CASES[3], CASES[6]], ids=["fw-pairwise", "mlpboost-lpboost"])
+def test_verifier_rows_pass_on_real_runs(case, runs, full_lp):
+    """The verifier's run rows (A1, A2, the algorithm's claims, G1 against the whole class)."""
+    from dualboost.verify.checks import FAIL, PASS, run_rows
+
+    result = runs[case]
+    f = _formulation(case[2], len(result.d), case[3])
+    rows = {r.id: r for r in run_rows(result, f, 1e-6, full_lp)}
+    assert {"A1", "G1", "FW1", "FW2", "FW3", "FW4", "FW5"} <= set(rows)
+    assert not [r for r in rows.values() if r.status == FAIL], rows
+    assert rows["A1"].status == rows["G1"].status == rows["FW4"].status == PASS
+
+
 def test_columns_are_distinct_and_history_carries_the_gap(runs):
     result = runs[("fw", "line_search", "erlpboost", 0.01)]
     U = result.columns
