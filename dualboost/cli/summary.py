@@ -73,6 +73,8 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
     row(f"{theta} (dual, lower bound)", fmt(doc["dual_objective"]))
     row(f"gap P - {theta}", fmt(doc["duality_gap"], ".3g"))
     row("soft margin of w", fmt(doc["soft_margin"]))
+    if doc.get("certified_gap") is not None:  # fw, mlpboost, corrective: g - soft margin <= it
+        row("certified gap (best edge - soft margin)", fmt(doc["certified_gap"], ".3g"))
     row("P_LP^T (LP over the T hypotheses)", fmt(doc["lp_value"]))
     row("train error", fmt(doc["train_error"], ".4f"))
     if doc.get("test_error") is not None:
