@@ -311,3 +311,22 @@ def test_eta_given_twice_differently_is_refused():
     f = ERLPBoost(50, nu=5.0, eps=0.1, eta=10.0)
     with pytest.raises(DualBoostInputError, match="differs from the formulation's eta"):
         FrankWolfeAlgorithm(f, eta=20.0)
+
+
+def test_sample_weights_certified_against_the_weighted_full_lp(breast_cancer,
+                                                               breast_cancer_stumps):
+    """Integer sample weights s: the caps s_n N / (nu sum s) and the prior s / sum s (docs/
+    theory.md "Sample weights"); the weighted soft margin is within eps of the weighted LP."""
+    N = len(breast_cancer.y)
+    weights = np.random.default_rng(7).integers(1, 4, N).astype(float)
+    eps = 0.05
+    result = run(breast_cancer.X, breast_cancer.y, formulation="lpboost", nu_frac=NU_FRAC,
+                 eps=eps, algorithm="fw", params={"step": "pairwise", "sample_weight": weights},
+                 max_iter=20000)
+    assert result.status == "converged", result.message
+    optimum = independent_lp_value(breast_cancer_stumps, NU_FRAC * N, weights)
+    margin = soft_margin(result.columns @ result.weights, NU_FRAC * N, weights)
+    assert margin >= optimum - eps
+    f = LPBoost(N, nu=NU_FRAC * N, eps=eps, sample_weight=weights)
+    claims = FrankWolfeAlgorithm.claims(result, f, 1e-6)
+    assert all(c.ok is not False for c in claims), claims
