@@ -54,7 +54,8 @@ end point ``A e_h``. Here the bracket keeps ``s(lo) > 0 > s(hi)``, the full step
 when ``s(lambda_max) >= 0`` and no step when ``s(0) <= 0``; claim FW2 checks the slope's sign
 at every line-search step of a run (a variant with the reversed update fails it: tests).
 
-``mlpboost`` (seed 003 Algorithm 2): the FW step (``step``, default short as in MLPB (SS)) and
+``mlpboost`` (seed 003 Algorithm 2): the FW step (``step``; default pairwise, MLPB (PFW), the
+faster of the paper's two on german: benchmarks/README.md) and
 LPBoost's secondary step, the LP (2.3) over the hypotheses kept so far (HiGHS, warm-started from
 the previous basis: :class:`dualboost.masters.highs_lp.HighsLPMaster`); the iterate is the
 better of the two by D (an "LP update" when the LP wins). The LP is re-solved only when the set
@@ -307,7 +308,7 @@ class FrankWolfeAlgorithm(Algorithm):
     summary = ("Frank-Wolfe on the smoothed soft margin (classic, short, line_search, pairwise "
                "steps); certified bracket at every step, stop when it is <= eps")
     reference = "seed 003 Algorithms 2-4 (Frank-Wolfe boosting); seed 001 Figure 1"
-    params = (_step_param("line_search"), FW_STOPPING, FW_ETA)
+    params = (_step_param("pairwise"), FW_STOPPING, FW_ETA)
     #: whether the LP secondary step runs (MLPBoost)
     secondary = False
 
@@ -607,7 +608,7 @@ class MLPBoostAlgorithm(FrankWolfeAlgorithm):
     summary = ("MLPBoost: a Frank-Wolfe step and the LP over the kept hypotheses, the better by "
                "the smoothed soft margin; certified bracket at every step")
     reference = "seed 003 Algorithm 2 (MLPBoost) with Algorithm 6"
-    params = (_step_param("short"), FW_STOPPING, FW_ETA)
+    params = (_step_param("pairwise"), FW_STOPPING, FW_ETA)
     secondary = True
 
 
