@@ -330,3 +330,18 @@ def test_sample_weights_certified_against_the_weighted_full_lp(breast_cancer,
     f = LPBoost(N, nu=NU_FRAC * N, eps=eps, sample_weight=weights)
     claims = FrankWolfeAlgorithm.claims(result, f, 1e-6)
     assert all(c.ok is not False for c in claims), claims
+
+
+def test_source_stopping_rule_certifies_eps_at_the_default_eta(breast_cancer, full_lp):
+    """seed 003 §3.3.1's rule min edge - D(w) <= eps/2: at eta = 2 B/eps it certifies eps."""
+    eps = 0.05
+    result = run(breast_cancer.X, breast_cancer.y, formulation="erlpboost", nu_frac=NU_FRAC,
+                 eps=eps, algorithm="fw", params={"stopping": "source"}, max_iter=20000)
+    assert result.status == "converged" and result.stopping == "source"
+    assert result.soft_margin >= full_lp - eps
+    last = [r for r in result.history if r.solved][-1]
+    assert min(r.edge for r in result.history) - last.dual <= eps / 2 + 1e-12 or \
+        result.history[-1].delta_simple <= eps / 2
+    f = _formulation("erlpboost", len(result.d), eps)
+    claims = {c.check_id: c for c in FrankWolfeAlgorithm.claims(result, f, 1e-6)}
+    assert all(c.ok is True for key, c in claims.items() if key != "FW3"), claims

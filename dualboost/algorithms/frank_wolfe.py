@@ -747,6 +747,10 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
     label = "certificate: soft margin(w^T) - (min edge - eps) (>= 0)"
     if not records or result.columns.shape[1] == 0:
         out.append(Claim("FW5", label, f"{ref} FW5", None, None, "no step was taken"))
+    elif stopping == "source" and B / eta > eps / 2 * (1 + 1e-12):
+        out.append(Claim("FW5", label, f"{ref} FW5", None, None,
+                         f"the source rule certifies eps only when B/eta <= eps/2 (B/eta = "
+                         f"{B / eta:.3g}): use the certified rule"))
     else:
         w = np.clip(np.asarray(result.weights, dtype=float), 0.0, None)
         margin = soft_margin(result.columns @ (w / w.sum()), float(getattr(f, "nu", 1.0)),
