@@ -547,8 +547,8 @@ class FrankWolfeAlgorithm(Algorithm):
             self.w = w_lp.copy()
             self.z = z_lp.copy()
             self._accept(point)
-            info["kind"], info["after"] = "lp", d_value
-            info["slope_after"] = None
+            # the FW candidate's step stays recorded (claim FW2 checks it): fw_kind, step
+            info["fw_kind"], info["kind"], info["after"] = info["kind"], "lp", d_value
 
     def _solve_lp(self) -> tuple[float, np.ndarray]:
         from formulations.lpboost import LPBoost
@@ -675,8 +675,8 @@ def frank_wolfe_claims(cls, result, formulation, tol: float) -> list[Claim]:
     for r in steps:
         s = r.diagnostics
         kind = s.get("kind")
-        if kind == "lp":
-            continue
+        if kind == "lp":  # MLPBoost took the LP's weights: check the FW candidate's step
+            kind = s.get("fw_kind")
         lam = float(s["step"])
         checked += 1
         if kind == "classic":
