@@ -345,3 +345,20 @@ def test_source_stopping_rule_certifies_eps_at_the_default_eta(breast_cancer, fu
     f = _formulation("erlpboost", len(result.d), eps)
     claims = {c.check_id: c for c in FrankWolfeAlgorithm.claims(result, f, 1e-6)}
     assert all(c.ok is True for key, c in claims.items() if key != "FW3"), claims
+
+
+def test_verifier_runs_fw_with_the_algorithm_option(tmp_path, capsys):
+    """python -m dualboost.verify --algorithm fw: the run cases run fw, its claims are rows."""
+    from dualboost.verify import main as verify_main
+
+    out = tmp_path / "verify.json"
+    code = verify_main(["--formulation", "lpboost", "--algorithm", "fw", "--instances",
+                        "quick", "--json", str(out)])
+    assert code == 0, capsys.readouterr().out[-3000:]
+    report = json.loads(out.read_text())
+    rows = report["checks"] if "checks" in report else report["rows"]
+    ids = {row.get("id") or row.get("check_id") for row in rows}
+    assert {"FW1", "FW2", "FW3", "FW4", "FW5", "G1"} <= ids
+    assert all(case.get("algorithm") == "fw" for case in report["cases"]
+               if case.get("kind") == "run")
+    assert verify_main(["--algorithm", "no_such_algorithm"]) == 2

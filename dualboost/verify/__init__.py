@@ -220,9 +220,17 @@ def _prefix(instance: str, case: str, formulation: str = "") -> str:
     return " | ".join(part for part in (instance, case, formulation) if part)
 
 
+#: ``--algorithm`` runs another algorithm than the default on the run cases, with this many
+#: iterations at least (a corrective or Frank-Wolfe run takes many cheap ones)
+OTHER_ALGORITHM_MAX_ITER = 100_000
+
+
 class Verifier:
-    def __init__(self, tol: float, solver: str | None, stopping: str, log: Callable[[str], None]):
+    def __init__(self, tol: float, solver: str | None, stopping: str, log: Callable[[str], None],
+                 algorithm: str | None = None):
         self.tol, self.solver, self.stopping, self.log = tol, solver, stopping, log
+        #: None: each formulation's default algorithm; else this one (``--algorithm``)
+        self.algorithm = algorithm
         self.rows: list[Row] = []
         self.cases: list[dict] = []
         self._full_lp: dict = {}
@@ -375,17 +383,23 @@ class Verifier:
                 continue
             meta = _metadata(instance.name, run.name, "run", cls, f, run.N, 0, run.nu, run.eps,
                              run.d0, run.seed)
-            meta["algorithm"] = getattr(cls, "default_algorithm", None)
+            meta["algorithm"] = self.algorithm or getattr(cls, "default_algorithm", None)
             self.cases.append(meta)
             full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)), name)
-            rule = f", {self.stopping} stopping rule" if isinstance(f, RegularizedLPBoost) else ""
+            rule = (f", {self.stopping} stopping rule" if isinstance(f, RegularizedLPBoost)
+                    and self.algorithm is None else "")
             self.log(f"{prefix}: boosting run ({meta['algorithm']}{rule}, max_iter "
                      f"{run.max_iter})")
             try:
                 declared = {p.name for p in algorithm_class(meta["algorithm"]).params} \
                     if meta["algorithm"] else set()
-                result = boost(f, run.make_oracle(), stopping=self.stopping, solver=self.solver,
-                               gap_tol=self.tol / 100, max_iter=run.max_iter,
+                # another algorithm has its own stopping rules and many cheap iterations
+                other = self.algorithm is not None
+                result = boost(f, run.make_oracle(), algorithm=meta["algorithm"],
+                               stopping=None if other else self.stopping, solver=self.solver,
+                               gap_tol=self.tol / 100,
+                               max_iter=max(run.max_iter, OTHER_ALGORITHM_MAX_ITER) if other
+                               else run.max_iter,
                                progress=self._run_progress(prefix),
                                **{k: v for k, v in run.algorithm_params.items() if k in declared})
             except DualBoostInputError as exc:
@@ -427,9 +441,11 @@ class Verifier:
 
 def verify(formulations: list, instances: list[Instance], tol: float = 1e-6,
            solver: str | None = None, stopping: str = STOPPING,
-           log: Callable[[str], None] | None = None) -> tuple[list[Row], list[dict]]:
-    """Run every check; returns (rows, per-case metadata). ``log(message)`` gets progress."""
-    verifier = Verifier(tol, solver, stopping, log or (lambda message: None))
+           log: Callable[[str], None] | None = None,
+           algorithm: str | None = None) -> tuple[list[Row], list[dict]]:
+    """Run every check; returns (rows, per-case metadata). ``log(message)`` gets progress.
+    ``algorithm`` runs that algorithm on the run cases instead of each default one."""
+    verifier = Verifier(tol, solver, stopping, log or (lambda message: None), algorithm)
     for cls in formulations:
         verifier.declarations(cls, instances)
     for instance in instances:
@@ -586,6 +602,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--markdown", action="store_true",
                         help="with --identities: print the identities' table of "
                              "docs/formulations.md (checks nothing)")
+    parser.add_argument("--algorithm", metavar="NAME",
+                        help="run this algorithm on the run cases instead of each "
+                             "formulation's default (its claims are checked; a formulation it "
+                             "cannot run is n/a), e.g. fw, mlpboost")
     parser.add_argument("--json", metavar="FILE", help="write every row as JSON")
     parser.add_argument("--verbose", action="store_true",
                         help="the long form: every row's full label, detail and reference "
@@ -671,6 +691,8 @@ def main(argv: list[str] | None = None) -> int:
         formulations, instances = _resolve(args.formulation, args.instances, args.tol,
                                            args.solver, args.stopping)
         selected = _identity_ids(args.identities, args.formulation)
+        if args.algorithm is not None:
+            algorithm_class(args.algorithm)  # an unknown name: one line, exit status 2
         if args.markdown and args.identities is None:
             raise DualBoostInputError("--markdown prints the identities' table: give it with "
                                       "--identities")
@@ -696,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
                                          select=selected)
         else:
             rows, cases = verify(formulations, instances, tol=args.tol, solver=args.solver,
-                                 stopping=args.stopping, log=log)
+                                 stopping=args.stopping, log=log, algorithm=args.algorithm)
     except Exception as exc:  # noqa: BLE001 - never crash: report it as a FAIL row
         rows.append(Row("setup", "the verifier itself", "-", None, None, FAIL,
                         f"raised {_err(exc)}"))
