@@ -47,6 +47,7 @@ from .guarantee import (
     DEGENERATE_FRACTION,
     ROUNDOFF,
     Guarantee,
+    _states_soft_margin,
     roundoff_fraction,
     run_guarantee,
     smallest_edge,
@@ -204,9 +205,10 @@ def run_warnings(result: Any, y: Any = None, *, tol: float = MARGIN_TOL,
                 f"(2.2){nu_text} = {sm:.3g}){tie}; "
                 f"{_degenerate_advice(result, g, params)}"),
         })
-    elif sm <= tol and (g is None or g.promised):
-        # (a formulation that promises no soft margin, seed 002's losses at a fixed T or D,
-        # is not judged by it)
+    elif sm <= tol and (g is None or g.promised) and \
+            _states_soft_margin(str(getattr(result, "algorithm", "") or "")):
+        # (a formulation that promises no soft margin, seed 002's losses at a fixed T or D, or
+        # a run whose objective is not the soft margin, seed 002's CG, is not judged by it)
         spread = float(np.mean(np.abs(margins) <= tol))
         out.append({
             "code": "nonpositive_soft_margin",

@@ -150,10 +150,18 @@ def run_guarantee(result: Any, formulation: Any = None) -> Guarantee | None:
     """
     params = getattr(result, "parameters", {}) or {}
     eps = params.get("eps")
-    if eps is None:
+    if eps is None or not _states_soft_margin(str(getattr(result, "algorithm", "") or "")):
         return None
     return stop_guarantee(str(getattr(result, "algorithm", "") or ""), float(eps), formulation,
                           smallest_edge(result))
+
+
+def _states_soft_margin(algorithm: str) -> bool:
+    """Whether the algorithm's stop is stated on the soft margin (2.2) (seed 002's CG
+    algorithms state theirs on their own problem's value: ``soft_margin_guarantee = False``)."""
+    from .algorithms import ALGORITHMS  # the algorithms import this module: at call time
+
+    return bool(getattr(ALGORITHMS.get(algorithm), "soft_margin_guarantee", True))
 
 
 def stop_guarantee(algorithm: str, eps: float, formulation: Any = None,

@@ -339,6 +339,14 @@ def _describe(h: Any) -> Any:
     return repr(h)
 
 
+def _objective_as_printed(result: Any) -> dict | None:
+    """The last master solve's ``as_printed`` record ({problem: [lower, upper]}), or None."""
+    for record in reversed(list(getattr(result, "history", []) or [])):
+        if getattr(record, "solved", False):
+            return getattr(record, "as_printed", None)
+    return None
+
+
 def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | None = None,
                    extra: dict | None = None) -> dict:
     """The JSON document of a run (plain Python values, no NaN); see ``docs/json_schema.md``.
@@ -369,6 +377,9 @@ def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | N
         "iterations": result.iterations,
         "primal_objective": result.primal_objective,
         "dual_objective": result.dual_objective,
+        # the objective as the seed states it (its sign and scale), bracketed by the d-domain
+        # bracket above; recorded by algorithms whose seed states another form (seed 002's CG)
+        "objective_as_printed": _objective_as_printed(result),
         "duality_gap": result.duality_gap,
         "certified_gap": getattr(result, "certified_gap", None),
         "soft_margin": result.soft_margin,

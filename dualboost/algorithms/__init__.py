@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import DualBoostInputError
 from .base import Algorithm, Claim, Output, run_loop
 from .frank_wolfe import FrankWolfeAlgorithm, MLPBoostAlgorithm
+from .shen_li_cg import AdaBoostCG, LogitBoostCG
 from .softboost import SoftBoostAlgorithm
 from .stagewise import AdaBoost, ArcGv
 from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
@@ -17,7 +18,8 @@ from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
 # the package lists its algorithms (the modules do not import the package back)
 ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls for cls in (LPBoostAlgorithm, RegularizedAlgorithm, SoftBoostAlgorithm,
-                              AdaBoost, ArcGv, FrankWolfeAlgorithm, MLPBoostAlgorithm)
+                              AdaBoost, ArcGv, FrankWolfeAlgorithm, MLPBoostAlgorithm,
+                              AdaBoostCG, LogitBoostCG)
 }
 
 

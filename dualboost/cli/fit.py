@@ -70,10 +70,11 @@ def add_parser(sub: Any) -> None:
     from ..registry import available_formulations
 
     registered = ", ".join(available_formulations())
-    model.add_argument("--formulation", default="erlpboost", metavar="NAME|PATH",
+    model.add_argument("--formulation", default=None, metavar="NAME|PATH",
                        help=f"a registered formulation ({registered}) or the path of a .py "
-                            "file defining one (default: erlpboost); 'dualboost list' shows "
-                            "each one's parameters")
+                            "file defining one (default: the --algorithm's own problem where "
+                            "it has one, e.g. adaboost_l1 for adaboost_cg, else erlpboost); "
+                            "'dualboost list' shows each one's parameters")
     model.add_argument("--algorithm", default=None, metavar="NAME",
                        help="the algorithm to run (default: the formulation's own); "
                             "see 'dualboost list'")
@@ -312,6 +313,10 @@ def run(args: argparse.Namespace) -> int:
     from ..model_io import encode_against, load_model, load_prediction_data, model_document
     from ..registry import load_formulation
 
+    if args.formulation is None:  # the algorithm's own problem (seed 002's CG), else erlpboost
+        own = getattr(algorithm_class(args.algorithm), "default_formulation", None) \
+            if args.algorithm else None
+        args.formulation = own or "erlpboost"
     # every output checked, and none of them an input, before anything is loaded
     outputs = [("--json", args.json, "json"), ("--plot", args.plot, "plot")]
     check_files(_inputs(args), outputs)

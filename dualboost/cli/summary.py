@@ -72,6 +72,8 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
     row("P (primal, upper bound)", fmt(doc["primal_objective"]))
     row(f"{theta} (dual, lower bound)", fmt(doc["dual_objective"]))
     row(f"gap P - {theta}", fmt(doc["duality_gap"], ".3g"))
+    for problem, (low, high) in (doc.get("objective_as_printed") or {}).items():
+        row(f"as printed: {problem}", f"[{fmt(low)}, {fmt(high)}]")
     row("soft margin of w", fmt(doc["soft_margin"]))
     if doc.get("certified_gap") is not None:  # fw, mlpboost, corrective: g - soft margin <= it
         row("certified gap (best edge - soft margin)", fmt(doc["certified_gap"], ".3g"))

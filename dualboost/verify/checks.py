@@ -43,7 +43,7 @@ __all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
 PASS, FAIL, NA = "pass", "FAIL", "n/a"
 #: catalogue ids of the rows that judge the formulation itself (not a solver's status, a setup
 #: or the coverage verdict): docs/theory.md
-FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPW]\d+|E11|G1)$")
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPW]\d+|E11|G1|SL\d+|CG\d+)$")
 #: solver statuses that say the *model* has no finite optimum (the formulation's fault here:
 #: every built-in instance has a nonempty compact capped simplex)
 MODEL_STATUSES = ("infeasible", "unbounded", "infeasible_inaccurate", "unbounded_inaccurate")
@@ -417,6 +417,7 @@ class DualityChecks:
             self.log(f"{rid} {short_name(rid, label)}")
             rows.append(guarded(rid, label, reference, fn))
         rows += self.stated_identities()
+        rows += self.declared_identities()
         return self.solver_rows + rows
 
     def stated_identities(self) -> list[Row]:
@@ -441,6 +442,24 @@ class DualityChecks:
                     detail)
                 for rid, label, reference, value, tolerance, ok, detail
                 in identity_rows(identities, 100 * self.tol)]
+
+    def declared_identities(self) -> list[Row]:
+        """Rows a formulation states about its own optimum (``verifier_rows(U, d, point,
+        tol)``, e.g. seed 002's margin identities, :mod:`.margin_identities`), at the certified
+        primal solve; none when the formulation declares none."""
+        declared = getattr(self.f, "verifier_rows", None)
+        if not callable(declared):
+            return []
+        self.log("the formulation's own identities")
+        try:
+            cert = self.certificate()
+            return list(declared(self.U, cert.d, cert.point, self.tol))
+        except StepFailed as exc:
+            return [Row("SL0", "the formulation's own identities", self.equations, None, None,
+                        exc.status, f"not run: {exc}")]
+        except Exception as exc:  # noqa: BLE001 - the verifier never crashes
+            return [Row("SL0", "the formulation's own identities", self.equations, None, None,
+                        FAIL, f"raised {_err(exc)}")]
 
     # D1 ----------------------------------------------------------------------------------------
     def d1(self):
@@ -1185,6 +1204,9 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
             return not_applicable(f"formulation {f.name!r} solves its own problem at a fixed "
                                   "parameter and promises no soft margin "
                                   "(promises_soft_margin)")
+        if not getattr(algorithm, "soft_margin_guarantee", True):
+            return not_applicable(f"{result.algorithm} states its stop on its own problem's "
+                                  "value (its claims), not on the soft margin (2.2)")
         if full_lp is None:
             return not_applicable(full_lp_note or "the oracle cannot enumerate its class")
         if result.columns.shape[1] == 0:

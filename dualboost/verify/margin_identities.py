@@ -1,0 +1,128 @@
+"""Seed 002 (Shen & Li) §3.3-§3.5: the margin mean/variance identities as verifier rows.
+
+At an optimum of AdaBoost_l1 (seed 002 (5)/(6) <-> (10)/(15); ``adaboost_l1``), with rho = U w
+(w the edge constraints' multipliers, lambda = w_(6) = T w_(5); the normalized margins when
+1^T w = 1), u = d the d-domain distribution and r = r_(15) the largest edge at u, these hold
+exactly (seed 002 §3.4, E1-E9; ``SL1``-``SL9`` here):
+
+==== ============================================================== =========================
+row  identity                                                        seed 002
+==== ============================================================== =========================
+SL1  Opt(6) evaluated at w: lse(-rho/T) = ln N - P/T (P the d-domain   E1; (5), (6), (10), (15)
+     value, Opt(15) = P - T ln N)
+SL2  u = softmax(-rho/T)                                              E2; (24)
+SL3  rho_i = -T ln u_i - T Opt(6)                                     E3; (25)
+SL4  var(rho) = T^2 var(ln u) (unweighted, over the examples)         E4; (26)
+SL5  r = max_j e_j(u) = e_j(u) for every j with w_j > 0               E5; complementary slackness
+SL6  r = sum_i u_i rho_i (the u-weighted mean margin)                 E6
+SL7  r = -T sum u ln u - T lse(-rho/T) (the corrected §3.5 formula)   E7; erratum 6
+SL8  H(u) = r/T + Opt(6)                                              E8
+SL9  sum_j w_j = 1 (equality budget; <= 1 for the inequality budget)  E9; §4.3
+==== ============================================================== =========================
+
+Each row measures ``|lhs - rhs|`` against ``tol * (1 + |lhs| + |rhs|)`` and can fail: a
+formulation whose eta is not 1/T, whose w is not the multipliers, or a sign error in (15) breaks
+SL1-SL3 (tests/mutations.py). The building blocks (:func:`identity_row`,
+:func:`margin_moments`, :func:`gaussian_approximation`) are public for other problems of
+the seed (AdaBoost-QP's (38)/(41), A1-A4).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import logsumexp, softmax, xlogy
+
+from .checks import FAIL, PASS, Row
+
+__all__ = ["adaboost_l1_identities", "gaussian_approximation", "identity_row", "margin_moments"]
+
+REFERENCE = "seed 002 §3.4"
+
+
+def identity_row(check_id: str, label: str, reference: str, lhs, rhs, tol: float,
+                 detail: str = "") -> Row:
+    """A row checking lhs == rhs (numbers or arrays): value max |lhs - rhs|, tolerance
+    tol (1 + max |lhs| + max |rhs|)."""
+    lhs, rhs = np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float)
+    value = float(np.max(np.abs(lhs - rhs))) if lhs.size else 0.0
+    tolerance = tol * (1.0 + float(np.max(np.abs(lhs), initial=0.0))
+                       + float(np.max(np.abs(rhs), initial=0.0)))
+    ok = math.isfinite(value) and value <= tolerance
+    if not detail and lhs.size == 1 and rhs.size == 1:
+        detail = f"lhs {float(lhs):.10g}, rhs {float(rhs):.10g}"
+    return Row(check_id, label, reference, value, tolerance, PASS if ok else FAIL, detail)
+
+
+def margin_moments(rho: np.ndarray) -> tuple[float, float]:
+    """(mean, population variance) of the margins over the examples (seed 002 (39))."""
+    rho = np.asarray(rho, dtype=float)
+    return float(rho.mean()), float(rho.var())
+
+
+def gaussian_approximation(rho: np.ndarray, T: float) -> tuple[float, float]:
+    """(log (1/N) sum exp(-rho/T), its Gaussian approximation -mean/T + var/(2 T^2)) (seed 002
+    (38), A1; diagnostic only: A3, the Jensen bound, is the first value >= -mean/T)."""
+    rho = np.asarray(rho, dtype=float)
+    mean, var = margin_moments(rho)
+    exact = float(logsumexp(-rho / T) - math.log(rho.size))
+    return exact, -mean / T + var / (2.0 * T * T)
+
+
+def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float, *,
+                           primal_value: float | None = None, tol: float = 1e-6,
+                           inequality: bool = False) -> list[Row]:
+    """SL1-SL9 (module docstring) at (d, w) on the columns U; ``primal_value`` is the d-domain
+    value P (default: computed from d, r and the entropy, P = r + T sum d ln(N d))."""
+    U = np.asarray(U, dtype=float)
+    d = np.clip(np.asarray(d, dtype=float), 0.0, None)
+    w = np.asarray(w, dtype=float)
+    N = U.shape[0]
+    rho = U @ w
+    edges = U.T @ d
+    r = float(edges.max()) if edges.size else -math.inf
+    if inequality:
+        r = max(r, 0.0)
+    neg_entropy = float(np.sum(xlogy(d, d)))  # sum u ln u
+    if primal_value is None:
+        primal_value = r + T * (neg_entropy + math.log(N))
+    opt6 = float(logsumexp(-rho / T))
+    log_d = np.log(np.maximum(d, 1e-300))
+    ref = REFERENCE
+    rows = [
+        identity_row("SL1", "E1: Opt(6) at w, lse(-rho/T), vs ln N - P/T (= -Opt(15)/T)",
+                     f"{ref} E1; seed 002 (5), (6), (10), (15)", opt6,
+                     math.log(N) - primal_value / T, tol),
+        identity_row("SL2", "E2: u vs softmax(-rho/T): max |diff|", f"{ref} E2; seed 002 (24)",
+                     d, softmax(-rho / T), tol),
+        identity_row("SL3", "E3: rho_i vs -T ln u_i - T Opt(6): max |diff| (weighted by u/max u)",
+                     f"{ref} E3; seed 002 (25)", rho * d / d.max(),
+                     (-T * log_d - T * opt6) * d / d.max(), tol),
+        identity_row("SL4", "E4: var(rho) vs T^2 var(ln u)", f"{ref} E4; seed 002 (26)",
+                     float(np.var(rho)), T * T * float(np.var(log_d)), tol),
+    ]
+    active = w > 1e-6 * max(float(w.max(initial=0.0)), 1e-300)
+    rows.append(identity_row(
+        "SL5", "E5: edges of the active columns (w_j > 0) vs r = max edge", f"{ref} E5",
+        edges[active], np.full(int(active.sum()), r), tol,
+        f"{int(active.sum())} active of {w.size} columns, r = {r:.10g}"))
+    rows += [
+        identity_row("SL6", "E6: r vs the u-weighted mean margin sum u rho", f"{ref} E6", r,
+                     float(d @ rho), tol),
+        identity_row("SL7", "E7: r vs -T sum u ln u - T lse(-rho/T) (corrected §3.5 formula)",
+                     f"{ref} E7; docs/errata.md (seed 002, 6)", r,
+                     -T * neg_entropy - T * opt6, tol),
+        identity_row("SL8", "E8: entropy H(u) vs r/T + Opt(6)", f"{ref} E8", -neg_entropy,
+                     r / T + opt6, tol),
+    ]
+    total = float(w.sum())
+    if inequality:
+        ok = total <= 1.0 + tol
+        rows.append(Row("SL9", "E9: sum of the edge multipliers w (<= 1, inequality budget)",
+                        f"{ref} E9; seed 002 §4.3", total, 1.0 + tol, PASS if ok else FAIL,
+                        f"unused budget 1 - sum w = {1 - total:.6g}"))
+    else:
+        rows.append(identity_row("SL9", "E9: sum of the edge multipliers w vs 1",
+                                 f"{ref} E9; seed 002 §4.3", total, 1.0, tol))
+    return rows
