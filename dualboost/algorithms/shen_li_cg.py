@@ -180,8 +180,8 @@ class AdaBoostCG(_ShenLiCG):
                                       float(formulation.T), tol=max(tol, 1e-6) + _run_slack(
                                           result, 0.0) ** 0.5,
                                       inequality=getattr(formulation, "inequality", False))
-        return [Claim(r.check_id, r.label, r.reference, r.value, r.ok, r.detail, r.tolerance)
-                for r in rows]
+        return [Claim(r.id, r.label, r.reference, r.value, r.status == "pass", r.detail,
+                      r.tolerance) for r in rows]
 
 
 class LogitBoostCG(_ShenLiCG):

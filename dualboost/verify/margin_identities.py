@@ -99,8 +99,12 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
         identity_row("SL3", "E3: rho_i vs -T ln u_i - T Opt(6): max |diff| (weighted by u/max u)",
                      f"{ref} E3; seed 002 (25)", rho * d / d.max(),
                      (-T * log_d - T * opt6) * d / d.max(), tol),
-        identity_row("SL4", "E4: var(rho) vs T^2 var(ln u)", f"{ref} E4; seed 002 (26)",
-                     float(np.var(rho)), T * T * float(np.var(log_d)), tol),
+        # var(ln u) weighs every example alike: a solver's error on the smallest u_i is
+        # amplified by 1/u_i there, so this row is allowed sqrt(tol) (a wrong T is off by a
+        # factor, not by round-off)
+        identity_row("SL4", "E4: var(rho) vs T^2 var(ln u) (tolerance sqrt(tol))",
+                     f"{ref} E4; seed 002 (26)", float(np.var(rho)),
+                     T * T * float(np.var(log_d)), math.sqrt(tol)),
     ]
     active = w > 1e-6 * max(float(w.max(initial=0.0)), 1e-300)
     rows.append(identity_row(
