@@ -51,6 +51,11 @@ from .lpboost import (
     check_lpboost_sparse_edge_rows,
 )
 from .result import CheckResult
+from .shen_li_core import (
+    check_adaboost_l1_dual,
+    check_adaboost_l1_inequality,
+    check_logitboost_l1_dual,
+)
 from .shen_li_more import (
     check_cost_sensitive_dual,
     check_exp_loss_dual,
@@ -105,6 +110,10 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_qp_dual,  # 14b: (41) -> its dual, §3.4 moments
     check_lp_hinge_dual,  # 14c: (27)/(28) as a member, = l2 at p = 2
     check_cost_sensitive_dual,  # 14d: weighted (5) = ERLPBoost with d0 = c / sum c
+    # seed 002: the duals of AdaBoost_l1 and LogitBoost_l1 from their Lagrangians
+    check_adaboost_l1_dual,  # 15a: (11)/(12) -> (10) -> (15) -> thesis (3.6), E7, E9
+    check_adaboost_l1_inequality,  # 15b: 1'w <= 1/T -> (15) with r >= 0 (F1b)
+    check_logitboost_l1_dual,  # 15c: (32) -> (30) -> (31) -> R, R*
 ]
 
 
