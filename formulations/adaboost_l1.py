@@ -111,11 +111,22 @@ class AdaBoostL1(ERLPBoost):
     def verifier_rows(self, U: np.ndarray, d: np.ndarray, point, tol: float) -> list:
         """Seed 002 §3.4's identities E1-E9 at an optimum, rows SL1-SL9
         (:mod:`dualboost.verify.margin_identities`)."""
-        from dualboost.verify.margin_identities import adaboost_l1_identities
+        from scipy.special import logsumexp
 
-        return adaboost_l1_identities(U, d, point["w"], float(self.T),
-                                      primal_value=self.primal_objective(U, d), tol=max(tol, 1e-6),
+        from dualboost.verify.margin_identities import (
+            adaboost_l1_identities,
+            printed_objective_row,
+        )
+
+        P, T = self.primal_objective(U, d), float(self.T)
+        rows = adaboost_l1_identities(U, d, point["w"], T, primal_value=P, tol=max(tol, 1e-6),
                                       inequality=self.inequality)
+        key = next(k for k in self.objective_as_printed(P, P) if k.startswith("(5)"))
+        at_w = float(logsumexp(-(U @ np.asarray(point["w"], dtype=float)) / T))
+        rows.append(printed_objective_row(self.objective_as_printed(P, P)[key], at_w,
+                                          "seed 002 (5)/(6)", max(tol, 1e-6),
+                                          "seed 002 (5), (15), E1"))
+        return rows
 
 _PARAMS = (T_PARAM, BUDGET, EPS)
 AdaBoostL1.params = _PARAMS

@@ -159,6 +159,23 @@ class LogitBoostL1(Formulation):
     def set_auxiliary(self, U, model, d) -> None:
         model.variables["gamma"].value = np.asarray(float((U.T @ d).max()))
 
+    def verifier_rows(self, U: np.ndarray, d: np.ndarray, point, tol: float) -> list:
+        """Seed 002 §2.6's relations at an optimum, rows SL21-SL25 and SL10
+        (:mod:`dualboost.verify.margin_identities`)."""
+        from dualboost.verify.margin_identities import (
+            logitboost_l1_identities,
+            printed_objective_row,
+        )
+
+        P, T = self.primal_objective(U, d), float(self.T)
+        w = np.asarray(point["w"], dtype=float)
+        rows = logitboost_l1_identities(U, d, w, T, primal_value=P, tol=max(tol, 1e-6))
+        key = next(k for k in self.objective_as_printed(P, P) if k.startswith("(32)"))
+        at_w = float(np.sum(np.logaddexp(0.0, -(U @ w) / T)))
+        rows.append(printed_objective_row(self.objective_as_printed(P, P)[key], at_w,
+                                          "seed 002 (32)", max(tol, 1e-6), "seed 002 (31), (32)"))
+        return rows
+
     def fast_master(self):
         """Projected Newton in the w-domain without beta (:mod:`dualboost.masters.shen_li`)."""
         from dualboost.masters.shen_li import UnnormalizedNewtonMaster

@@ -36,7 +36,8 @@ from scipy.special import logsumexp, softmax, xlogy
 
 from .checks import FAIL, PASS, Row
 
-__all__ = ["adaboost_l1_identities", "gaussian_approximation", "identity_row", "margin_moments"]
+__all__ = ["adaboost_l1_identities", "gaussian_approximation", "identity_row",
+           "logitboost_l1_identities", "margin_moments", "printed_objective_row"]
 
 REFERENCE = "seed 002 §3.4"
 
@@ -95,11 +96,12 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
         identity_row("SL1", "E1: Opt(6) at w, lse(-rho/T), vs ln N - P/T (= -Opt(15)/T)",
                      f"{ref} E1; seed 002 (5), (6), (10), (15)", opt6,
                      math.log(N) - primal_value / T, tol),
-        identity_row("SL2", "E2: u vs softmax(-rho/T): max |diff|", f"{ref} E2; seed 002 (24)",
-                     d, softmax(-rho / T), tol),
+        # a d computed from w moves 1/T times faster than w (the verifier's C1 rule, eta = 1/T)
+        identity_row("SL2", "E2: u vs softmax(-rho/T): max |diff| (tolerance tol (1 + 1/T))",
+                     f"{ref} E2; seed 002 (24)", d, softmax(-rho / T), tol * (1 + 1 / T)),
         identity_row("SL3", "E3: rho_i vs -T ln u_i - T Opt(6): max |diff| (weighted by u/max u)",
                      f"{ref} E3; seed 002 (25)", rho * d / d.max(),
-                     (-T * log_d - T * opt6) * d / d.max(), tol),
+                     (-T * log_d - T * opt6) * d / d.max(), tol * (1 + 1 / T)),
         # var(ln u) weighs every example alike and a solver's error on u_i is amplified by
         # 1/u_i in ln u_i: the variances are taken over the resolved examples (E3 holds per
         # example, so (26) holds on any subset) and allowed sqrt(tol) (a wrong T is off by a
@@ -133,3 +135,47 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
         rows.append(identity_row("SL9", "E9: sum of the edge multipliers w vs 1",
                                  f"{ref} E9; seed 002 §4.3", total, 1.0, tol))
     return rows
+
+
+def printed_objective_row(printed: tuple[float, float], value: float, what: str, tol: float,
+                          reference: str) -> Row:
+    """SL10: the seed's w-domain objective evaluated directly at the solution (``value``) lies
+    in the bracket the formulation reports for it (``printed``: its ``objective_as_printed``
+    from the d-domain bracket, i.e. its stated shift, scale and sign)."""
+    low, high = (float(x) for x in printed)
+    slack = tol * (1.0 + abs(value) + abs(low) + abs(high))
+    distance = max(low - value, value - high, 0.0)
+    ok = math.isfinite(distance) and distance <= slack
+    return Row("SL10", f"{what} at w vs the reported objective_as_printed bracket: distance",
+               reference, distance, slack, PASS if ok else FAIL,
+               f"{what} = {value:.10g}, reported [{low:.10g}, {high:.10g}]")
+
+
+def logitboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float, *,
+                             primal_value: float, tol: float = 1e-6) -> list[Row]:
+    """LogitBoost_l1's relations at an optimum (seed 002 §2.6, (32), (33), §4.3), rows
+    SL21-SL25: Opt(32) at w_(32) = w/T equals -P/T; u = sigmoid(-rho/T) (33); r = max edge =
+    sum u rho; the active columns' edges equal r; sum(w) = 1 (the multipliers are T w_(32))."""
+    U = np.asarray(U, dtype=float)
+    d = np.asarray(d, dtype=float)
+    w = np.asarray(w, dtype=float)
+    rho = U @ w
+    edges = U.T @ d
+    r = float(edges.max()) if edges.size else -math.inf
+    ref = "seed 002 §2.6"
+    opt32 = float(np.sum(np.logaddexp(0.0, -rho / T)))
+    active = w > 1e-6 * max(float(w.max(initial=0.0)), 1e-300)
+    return [
+        identity_row("SL21", "Opt(32) at w/T, sum logit(rho/T), vs -P/T (= -Opt(31)/T)",
+                     f"{ref}; seed 002 (30)-(32)", opt32, -primal_value / T, tol),
+        identity_row("SL22", "(33): u vs sigmoid(-rho/T): max |diff| (tolerance tol (1 + 1/T))",
+                     f"{ref}; seed 002 (33)", d, 1.0 / (1.0 + np.exp(rho / T)),
+                     tol * (1 + 1 / T)),
+        identity_row("SL23", "r = max edge vs the u-weighted margin sum u rho", ref, r,
+                     float(d @ rho), tol),
+        identity_row("SL24", "edges of the active columns (w_j > 0) vs r", ref, edges[active],
+                     np.full(int(active.sum()), r), tol,
+                     f"{int(active.sum())} active of {w.size} columns, r = {r:.10g}"),
+        identity_row("SL25", "sum of the edge multipliers w (= T 1'w_(32)) vs 1",
+                     f"{ref}; seed 002 §4.3", float(w.sum()), 1.0, tol),
+    ]
