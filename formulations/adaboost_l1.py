@@ -51,9 +51,9 @@ def shen_li_values(primal: float, dual: float, T: float, N: int) -> dict:
     """Seed 002's values from the d-domain bracket ``dual <= P* <= primal`` (P = Opt(15) +
     T ln N): Opt(15) (its sign and scale) and Opt(5) = -Opt(15)/T, each as a bracket."""
     shift = T * math.log(N)
-    return {"(15) min r + T sum u log u": [dual - shift, primal - shift],
-            "(5) min log sum exp(-y H w), 1'w = 1/T": [(shift - primal) / T,
-                                                      (shift - dual) / T]}
+    return {"(15) min r + T sum u log u": [value - shift for value in (dual, primal)],
+            "(5) min log sum exp(-y H w), 1'w = 1/T": [(shift - value) / T
+                                                      for value in (primal, dual)]}
 
 
 class AdaBoostL1(ERLPBoost):

@@ -902,9 +902,87 @@ SHEN_LI_MORE = [
        "prior from 2c (the costs' scale does not matter)", "pass"),
 ]
 
+# -- seed 002 (Shen & Li): AdaBoost_l1 (5)/(15), its inequality budget (F1b), LogitBoost_l1 ---
+AD = "adaboost_l1.py"
+AI = "adaboost_l1_ineq.py"
+LB = "logitboost_l1.py"
+
+SHEN_LI = [
+    _m("ad_eta_is_T", AD,
+       "self.eta = 1.0 / float(self.T)", "self.eta = float(self.T)",
+       "AdaBoost_l1 with eta = T (scale of T: (15)'s entropy weighted 1/T)"),
+    _m("ad_prior_not_uniform", AD,
+       "self.d0 = np.full(self.N, 1.0 / self.N)",
+       "self.d0 = np.arange(1.0, self.N + 1) / (self.N * (self.N + 1) / 2)",
+       "AdaBoost_l1 with a non-uniform prior: not (15) (u is not softmax(-rho/T), (24))"),
+    _m("ad_printed_sign", AD,
+       "[(shift - value) / T", "[(value - shift) / T",
+       "Opt(5) reported with the sign of Opt(15) (-Opt(15)/T has the opposite sign)"),
+    _m("ad_printed_no_shift", AD,
+       "shift = T * math.log(N)", "shift = 0.0",
+       "Opt(15) reported as P, without the shift T ln N"),
+    _m("ad_ok_eta_power", AD,
+       "self.eta = 1.0 / float(self.T)", "self.eta = float(self.T) ** -1",
+       "eta = T ** -1", "pass"),
+    _m("ad_ok_printed_negated", AD,
+       "[(shift - value) / T", "[-(value - shift) / T",
+       "Opt(5) as -(P - T ln N)/T", "pass"),
+    _m("ai_dual_equality_budget", AI,
+       "[cp.sum(w) + slack == 1]", "[cp.sum(w) == 1, slack == 0]",
+       "F1b dual with the equality budget sum(w) = 1 (budget)"),
+    _m("ai_floor_sign", AI,
+       '"slack": -gamma <= 0', '"slack": gamma <= 0',
+       "F1b primal with the floor gamma <= 0 (sign slip of r >= 0)"),
+    _m("ai_objective_no_floor", AI,
+       "max_edge = max(float((U.T @ d).max()) if U.shape[1] else 0.0, 0.0)",
+       "max_edge = float((U.T @ d).max()) if U.shape[1] else 0.0",
+       "F1b numpy P without the floor max(., 0) ((15) instead of (15) with r >= 0)"),
+    _m("ai_slack_last", AI,
+       "point = Multipliers(w=w_all[1:], slack=float(w_all[0]))",
+       "point = Multipliers(w=w_all[:-1], slack=float(w_all[-1]))",
+       "F1b w read off the wrong end of [0, U] (a wrong u <-> w map)"),
+    _m("ai_always_normalized", AI,
+       "        if w.sum() > 1.0:\n            w = w / w.sum()\n        out = Multipliers(",
+       "        if w.sum() > 0.0:\n            w = w / w.sum()\n        out = Multipliers(",
+       "F1b dual points always normalized to sum(w) = 1 (the equality budget's map)"),
+    _m("ai_ok_slack_form", AI,
+       "[cp.sum(w) + slack == 1]", "[slack == 1 - cp.sum(w)]",
+       "F1b budget row written as slack = 1 - sum(w)", "pass"),
+    _m("ai_ok_slack_value", AI,
+       "slack = 1.0 - float(w.sum())", "slack = float(1.0 - w.sum())",
+       "unused budget computed in numpy", "pass"),
+    _m("lb_conjugate_exp", LB,
+       "return cp.sum(cp.logistic(y))", "return cp.sum(cp.exp(y))",
+       "LogitBoost_l1 conjugate e^y (the unnormalized entropy's, not ln(1 + e^y))"),
+    _m("lb_no_complement", LB,
+       "return -cp.sum(cp.entr(d)) - cp.sum(cp.entr(1 - d))", "return -cp.sum(cp.entr(d))",
+       "(31) without the (1 - u) ln(1 - u) term"),
+    _m("lb_dual_sign", LB,
+       "cp.Maximize(-self.conjugate(-self.eta * (U @ w)) / self.eta)",
+       "cp.Maximize(-self.conjugate(self.eta * (U @ w)) / self.eta)",
+       "(32) with +margins in the conjugate (sign slip)"),
+    _m("lb_eta_is_T", LB,
+       "self.eta = 1.0 / float(self.T)", "self.eta = float(self.T)",
+       "LogitBoost_l1 with eta = T (scale of T)"),
+    _m("lb_best_response_sign", LB,
+       "d = expit(-self.eta * margins)", "d = expit(self.eta * margins)",
+       "(33) with the sign of the margin flipped (a wrong u <-> w map)"),
+    _m("lb_fast_conjugate", LB,
+       "return float(np.sum(np.logaddexp(0.0, np.asarray(y, dtype=float))))",
+       "return float(np.sum(np.logaddexp(1.0, np.asarray(y, dtype=float))))",
+       "numpy R* ln(e + e^y)"),
+    _m("lb_ok_sigmoid", LB,
+       "d = expit(-self.eta * margins)", "d = 0.5 * (1.0 + np.tanh(-0.5 * self.eta * margins))",
+       "(33) as (1 + tanh(-s/2))/2", "pass"),
+    _m("lb_ok_regularizer_sum", LB,
+       "return -cp.sum(cp.entr(d)) - cp.sum(cp.entr(1 - d))",
+       "return -cp.sum(cp.entr(d) + cp.entr(1 - d))",
+       "(31)'s regularizer as one sum", "pass"),
+]
+
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
                              + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS + SSS_FAMILY
-                             + SHEN_LI_MORE)
+                             + SHEN_LI_MORE + SHEN_LI)
 
 _ids = [m.id for m in MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"
