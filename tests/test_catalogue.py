@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
+from dualboost.algorithms import algorithm_class
 from dualboost.api import run
 from dualboost.oracles import make_oracle
 from dualboost.registry import available_formulations, load_formulation
@@ -67,9 +68,15 @@ def test_soft_margin_within_eps_of_the_full_lp(name, data, full_lp):
     declared = {p.name for p in cls.params}
     nu_frac = 0.2 if "nu" in declared else None
     result = run(X, y, formulation=name, nu_frac=nu_frac, eps=EPS, kkt=False)
+    assert result.success, result.message
+    if not getattr(algorithm_class(result.algorithm), "soft_margin_guarantee", True):
+        # seed 002's CG states its stop on its own problem's value over the whole class (the
+        # bracket of its last record, claim CG2), not on the soft margin (2.2)
+        last = result.history[-1]
+        assert last.pool_upper - last.pool_lower <= EPS + 1e-9
+        return
     nu = result.parameters.get("nu", 1.0)
     optimum = full_lp(nu)
-    assert result.success, result.message
     assert result.soft_margin >= optimum - EPS - 1e-9, (
         f"{name}: soft margin {result.soft_margin:.6g} < full LP optimum {optimum:.6g} - eps")
     # the certified bracket of the last master solve is a bracket
