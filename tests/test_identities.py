@@ -45,6 +45,9 @@ WRONG_PARAMS = {
     "I31": lambda c: {"eta": c.left.D * c.N},
     "I34": lambda c: {"d0": np.full(c.N, 1.0 / c.N)},
     "I35": lambda c: {"eta": c.left.T},
+    # eta = T instead of 1/T; T moved (the unused budget's problem is another one)
+    "I30": lambda c: {"eta": c.left.T},
+    "I36": lambda c: {"T": 1.5 * c.left.T},
 }
 
 _QUICK = {}

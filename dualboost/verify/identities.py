@@ -205,6 +205,10 @@ def _regularizer_at_uniform(ctx: Context) -> float:
     return float(ctx.left.regularizer_value(_uniform(ctx))) / float(ctx.left.eta)
 
 
+#: seed 002's T on the AdaBoost_l1 rows (1/T = 4: the entropy and the edges both matter)
+_SHEN_LI_T = 0.25
+
+
 #: the shipped rows (ids are stable: docs and tests refer to them)
 IDENTITIES: list[Identity] = [
     Identity(
@@ -306,6 +310,27 @@ IDENTITIES: list[Identity] = [
         value_text="P′ = −T ln(1 − P/T) (the mean loss L = 1 − P/T)",
         d_map=lambda d, c: np.asarray(d, dtype=float) / float(np.sum(d)),
         d_text="d′ = d/Σd (Σd = L)"),
+    Identity(
+        "I30", "adaboost_l1 = erlpboost at nu = 1, eta = 1/T",
+        "`adaboost_l1` (seed 002 (15) + T ln N) ≡ `erlpboost` at ν = 1, uniform d⁰, η = 1/T",
+        "seed 002 (5), (10), (15); thesis (3.6), (3.10): T Σ u ln u = (1/η) Δ(u, 1/N) − T ln N",
+        "adaboost_l1", "erlpboost",
+        lambda c: {"T": _SHEN_LI_T, "eps": c.eps},
+        lambda c: {"nu": 1.0, "eta": 1.0 / c.left.T, "eps": c.eps},
+        "ν = 1, d⁰ = 1/N, η = 1/T",
+        value_text="P′ = P (= Opt(15) + T ln N; Opt(5) = ln N − P/T)",
+        w_text="same w (simplex; = w_(6) = T w_(5))"),
+    Identity(
+        "I36", "adaboost_l1_ineq = adaboost_l1 with an all-zero column",
+        "`adaboost_l1_ineq` (1ᵀw ≤ 1/T) ≡ `adaboost_l1` on the columns [0, U]",
+        "seed 002 §2.1 (F1b): (15) with r ≥ 0 is (15) with the zero hypothesis added",
+        "adaboost_l1_ineq", "adaboost_l1",
+        lambda c: {"T": _SHEN_LI_T, "eps": c.eps},
+        lambda c: {"T": c.left.T, "eps": c.eps},
+        "same T; the zero column's weight is the unused budget 1 − Σw",
+        w_map=lambda w, c: np.concatenate([[1.0 - float(np.sum(w))], np.asarray(w, float)]),
+        w_text="w′ = [1 − Σw, w]",
+        right_columns=lambda U, c: np.hstack([np.zeros((U.shape[0], 1)), U])),
 ]
 
 
