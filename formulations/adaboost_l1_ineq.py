@@ -33,7 +33,7 @@ import math
 import cvxpy as cp
 import numpy as np
 
-from dualboost.formulation import Certificate, Formulation, Model, Multipliers
+from dualboost.formulation import Certificate, Model, Multipliers
 from dualboost.params import EPS, Param
 from formulations.adaboost_l1 import T_PARAM, AdaBoostL1
 
@@ -146,8 +146,30 @@ class AdaBoostL1Inequality(AdaBoostL1):
         return Certificate(point, cert.d, cert.primal_value, cert.dual_value, edges=edges)
 
     def kkt_system(self, U, d):
-        # the generic system of the primal model, its slack block included
-        return Formulation.kkt_system(self, U, d)
+        """The active-set system of the primal above at d, assembled in numpy (x = (gamma, d);
+        check K3 compares it with the cvxpy model's): the family's blocks w, beta and the
+        floor -gamma <= 0 (slack), with gamma = max(max edge, 0)."""
+        from scipy import sparse
+
+        from dualboost.kkt import KKTBlock, KKTSystem
+
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        N, t = U.shape
+        n = N + 1
+        edges = U.T @ d
+        gamma = max(float(edges.max()) if t else 0.0, 0.0)
+        gradient = np.concatenate([[1.0], self.regularizer_gradient(np.maximum(d, 1e-300))
+                                   / self.eta])
+        unit = sparse.csc_array((np.array([-1.0]), (np.array([0]), np.array([0]))),
+                                shape=(n, 1))
+        ones = sparse.csc_array(np.concatenate([[0.0], np.ones(N)])[:, None])
+        blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), edges - gamma, False),
+                  "slack": KKTBlock(unit, np.array([-gamma]), False, scalar=True),
+                  "beta": KKTBlock(ones, np.array([d.sum() - 1.0]), True, scalar=True)}
+        weights = np.concatenate([[1.0], np.clip(self.kkt_row_weights(d), 0.0, 1.0)])
+        return KKTSystem(gradient, blocks, {"d": (np.arange(1, n), d)}, weights,
+                         {"psi": np.zeros(N)})
 
     def set_auxiliary(self, U, model, d) -> None:
         edges = U.T @ d if U.shape[1] else np.zeros(1)

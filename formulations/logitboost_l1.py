@@ -156,6 +156,23 @@ class LogitBoostL1(Formulation):
         room = np.clip(np.minimum(d, 1.0 - d), 0.0, None)
         return room / max(float(room.max()), 1e-12)
 
+    def kkt_system(self, U, d):
+        """The active-set system of (31) at d, assembled in numpy (x = (gamma, d); check K3
+        compares it with the cvxpy model's): stationarity ``(1/eta)(ln d - ln(1 - d)) + U w -
+        mu = 0`` and ``1 - sum(w) = 0``, no normalization block."""
+        from dualboost.kkt import KKTBlock, KKTSystem
+
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        N, t = U.shape
+        edges = U.T @ d
+        inside = np.clip(d, 1e-300, 1.0 - 1e-16)
+        gradient = np.concatenate([[1.0], (np.log(inside) - np.log1p(-inside)) / self.eta])
+        blocks = {"w": KKTBlock(np.vstack([-np.ones((1, t)), U]), edges - float(edges.max()),
+                                False)}
+        weights = np.concatenate([[1.0], np.clip(self.kkt_row_weights(d), 0.0, 1.0)])
+        return KKTSystem(gradient, blocks, {"d": (np.arange(1, N + 1), d)}, weights)
+
     def set_auxiliary(self, U, model, d) -> None:
         model.variables["gamma"].value = np.asarray(float((U.T @ d).max()))
 
