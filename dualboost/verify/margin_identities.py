@@ -15,7 +15,7 @@ SL3  rho_i = -T ln u_i - T Opt(6)                                     E3; (25)
 SL4  var(rho) = T^2 var(ln u) (unweighted, over the examples)         E4; (26)
 SL5  r = max_j e_j(u) = e_j(u) for every j with w_j > 0               E5; complementary slackness
 SL6  r = sum_i u_i rho_i (the u-weighted mean margin)                 E6
-SL7  r = -T sum u ln u - T lse(-rho/T) (the corrected §3.5 formula)   E7; erratum 6
+SL7  r = -T sum u ln u - T lse(-rho/T) (the corrected §3.5 formula)   E7; errata.md #6
 SL8  H(u) = r/T + Opt(6)                                              E8
 SL9  sum_j w_j = 1 (equality budget; <= 1 for the inequality budget)  E9; §4.3
 ==== ============================================================== =========================
