@@ -18,7 +18,7 @@ import pytest
 from dualboost.api import run
 from dualboost.errors import DualBoostInputError
 from dualboost.oracles import make_oracle
-from dualboost.verify.margin_identities import adaboost_l1_identities
+from dualboost.verify.margin_identities import adaboost_l1_identities, adaboost_qp_identities
 from formulations.adaboost_l1 import AdaBoostL1
 from formulations.adaboost_l1_ineq import AdaBoostL1Inequality
 from formulations.logitboost_l1 import LogitBoostL1
@@ -103,6 +103,26 @@ def test_margin_identities_hold_and_fail_on_wrong_variants():
     assert "SL9" in half and "SL2" in half
     flat = np.full(U.shape[0], 1.0 / U.shape[0])
     assert any(r.status == "FAIL" for r in adaboost_l1_identities(U, flat, cert.w, 0.2))
+
+
+def test_adaboost_qp_identities_on_a_direct_solve_and_a_wrong_T():
+    """The reusable AdaBoost-QP rows (SL31-SL36) on seed 002's derived dual solved directly by
+    cvxpy: they pass, and fail for a wrong T."""
+    U = _columns(4, N=30, t=8)
+    M, t = U.shape
+    T = 0.3
+    u, r = cp.Variable(M), cp.Variable()
+    edges = U.T @ u <= r
+    problem = cp.Problem(cp.Minimize(r + M * T / 2 * cp.sum_squares(u - 1 / M)),
+                         [edges, cp.sum(u) == 1])
+    problem.solve(solver="CLARABEL")
+    w = np.asarray(edges.dual_value)
+    rows = adaboost_qp_identities(U, u.value, w, T, primal_value=problem.value, tol=1e-6)
+    assert [r.status for r in rows] == ["pass"] * 6, [(r.id, r.value, r.tolerance) for r in rows]
+    wrong = {r.id for r in adaboost_qp_identities(U, u.value, w, 2 * T,
+                                                  primal_value=problem.value, tol=1e-6)
+             if r.status == "FAIL"}
+    assert {"SL31", "SL32", "SL33"} <= wrong
 
 
 # -- CG against the whole pool ------------------------------------------------------------------

@@ -36,8 +36,8 @@ from scipy.special import logsumexp, softmax, xlogy
 
 from .checks import FAIL, PASS, Row
 
-__all__ = ["adaboost_l1_identities", "gaussian_approximation", "identity_row",
-           "logitboost_l1_identities", "margin_moments", "printed_objective_row"]
+__all__ = ["adaboost_l1_identities", "adaboost_qp_identities", "gaussian_approximation",
+           "identity_row", "logitboost_l1_identities", "margin_moments", "printed_objective_row"]
 
 REFERENCE = "seed 002 §3.4"
 
@@ -178,4 +178,45 @@ def logitboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: flo
                      f"{int(active.sum())} active of {w.size} columns, r = {r:.10g}"),
         identity_row("SL25", "sum of the edge multipliers w (= T 1'w_(32)) vs 1",
                      f"{ref}; seed 002 §4.3", float(w.sum()), 1.0, tol),
+    ]
+
+
+def adaboost_qp_identities(U: np.ndarray, u: np.ndarray, w: np.ndarray, T: float, *,
+                           primal_value: float, tol: float = 1e-6) -> list[Row]:
+    """AdaBoost-QP's margin mean/variance relations at an optimum (seed 002 (38)-(41), §3.3 and
+    the derived dual ``min r + (M T/2) ||u - 1/M||^2`` s.t. ``U^T u <= r 1``, ``1^T u = 1``, u
+    free; ``primal_value`` is that d-domain value, w the edge constraints' multipliers, rho =
+    U w, mean and variance over the M examples), rows SL31-SL36:
+
+    * SL31 ``u = (1/M)(1 - (rho - mean(rho))/T)`` (stationarity in u with sum(u) = 1);
+    * SL32 ``-T P = (1/2) var(rho) - T mean(rho)``: Opt(41) at w, i.e. T^2 times the RHS of
+      (38) (A4);
+    * SL33 ``r = sum u rho = mean(rho) - var(rho)/T`` (the margin mean/variance identity);
+    * SL34 the active columns' edges equal r; SL35 sum(w) = 1; SL36 sum(u) = 1.
+    """
+    U = np.asarray(U, dtype=float)
+    u = np.asarray(u, dtype=float)
+    w = np.asarray(w, dtype=float)
+    M = U.shape[0]
+    rho = U @ w
+    mean, var = margin_moments(rho)
+    edges = U.T @ u
+    r = float(edges.max()) if edges.size else -math.inf
+    active = w > 1e-6 * max(float(w.max(initial=0.0)), 1e-300)
+    ref = "seed 002 (38)-(41)"
+    return [
+        identity_row("SL31", "u vs (1/M)(1 - (rho - mean rho)/T): max |diff| (tolerance "
+                     "tol (1 + 1/T))", f"{ref}; the derived dual's stationarity", u,
+                     (1.0 - (rho - mean) / T) / M, tol * (1 + 1 / T)),
+        identity_row("SL32", "-T P vs Opt(41) at w = var(rho)/2 - T mean(rho) (A4)",
+                     f"{ref}; (41), A4", -T * primal_value, 0.5 * var - T * mean, tol),
+        identity_row("SL33", "r = sum u rho vs mean(rho) - var(rho)/T", f"{ref}; §3.3", r,
+                     mean - var / T, tol),
+        identity_row("SL34", "edges of the active columns (w_j > 0) vs r", ref, edges[active],
+                     np.full(int(active.sum()), r), tol,
+                     f"{int(active.sum())} active of {w.size} columns, r = {r:.10g}"),
+        identity_row("SL35", "sum of the edge multipliers w vs 1", f"{ref}; (41)",
+                     float(w.sum()), 1.0, tol),
+        identity_row("SL36", "sum of u vs 1", f"{ref}; the derived dual", float(u.sum()), 1.0,
+                     tol),
     ]
