@@ -78,10 +78,12 @@ class AdaBoostL1(ERLPBoost):
         # budget="inequality" (F1b) is the subclass of adaboost_l1_ineq.py, which Python then
         # initializes with the same arguments
         if params.get("budget") == "inequality" and not getattr(cls, "inequality_class", False):
-            from formulations.adaboost_l1_ineq import AdaBoostL1Inequality
+            # by the registry's name (that file imports this one)
+            from dualboost.registry import load_formulation
 
-            if issubclass(AdaBoostL1Inequality, cls):
-                return super().__new__(AdaBoostL1Inequality)
+            inequality = load_formulation("adaboost_l1_ineq")
+            if issubclass(inequality, cls):
+                return super().__new__(inequality)
         return super().__new__(cls)
 
     def _check(self) -> None:

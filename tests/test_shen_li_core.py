@@ -231,3 +231,16 @@ def test_proofs_check_derivations_and_their_wrong_variants(check, wrong):
     function = getattr(shen_li_core, check)
     assert function().passed
     assert not function(wrong=wrong).passed
+
+
+def test_declarations_agree_across_layers():
+    """The guarantee layer's list of own-problem stops is the algorithms' declaration, and the
+    identity rows use the verifier's statuses."""
+    from dualboost.algorithms import ALGORITHMS
+    from dualboost.guarantee import OWN_PROBLEM_STOPS
+    from dualboost.verify import checks, margin_identities
+
+    declared = {name for name, cls in ALGORITHMS.items()
+                if not getattr(cls, "soft_margin_guarantee", True)}
+    assert declared == set(OWN_PROBLEM_STOPS)
+    assert (margin_identities.PASS, margin_identities.FAIL) == (checks.PASS, checks.FAIL)

@@ -453,7 +453,8 @@ class DualityChecks:
         self.log("the formulation's own identities")
         try:
             cert = self.certificate()
-            return list(declared(self.U, cert.d, cert.point, self.tol))
+            return [Row(r.id, r.label, r.reference, r.value, r.tolerance, r.status, r.detail)
+                    for r in declared(self.U, cert.d, cert.point, self.tol)]
         except StepFailed as exc:
             return [Row("SL0", "the formulation's own identities", self.equations, None, None,
                         exc.status, f"not run: {exc}")]

@@ -30,11 +30,28 @@ the seed (AdaBoost-QP's (38)/(41), A1-A4).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp, softmax, xlogy
 
-from .checks import FAIL, PASS, Row
+#: the verifier's row statuses (dualboost.verify.checks; not imported from there: the
+#: algorithms call this module and checks imports the algorithms)
+PASS, FAIL = "pass", "FAIL"
+
+
+@dataclass
+class Row:
+    """One identity row, with the fields of the verifier's rows (:class:`.checks.Row` takes
+    them as they are)."""
+
+    id: str
+    label: str
+    reference: str
+    value: float | None
+    tolerance: float | None
+    status: str
+    detail: str = ""
 
 __all__ = ["adaboost_l1_identities", "adaboost_qp_identities", "gaussian_approximation",
            "identity_row", "logitboost_l1_identities", "margin_moments", "printed_objective_row"]
