@@ -37,6 +37,9 @@ from .totally_corrective import RegularizedAlgorithm, _class_of, _run_slack
 
 __all__ = ["AdaBoostCG", "CGRecord", "LogitBoostCG"]
 
+CG1_REF = "docs/theory.md CG1; seed 002 Algorithm 2, §4.2 (convergence)"
+CG2_REF = "docs/theory.md CG2; seed 002 Algorithm 2 step 2"
+
 
 @dataclass
 class CGRecord(IterationRecord):
@@ -129,13 +132,13 @@ class _ShenLiCG(RegularizedAlgorithm):
         drops = [solved[i].dual - solved[i + 1].primal for i in range(len(solved) - 1)]
         worst = max(drops, default=0.0)
         out = [Claim("CG1", "restricted optimum non-decreasing: max_t (Theta^(t-1) - P^t)",
-                     "seed 002 Algorithm 2, §4.2 (convergence)", worst, worst <= slack,
+                     CG1_REF, worst, worst <= slack,
                      f"over {len(solved)} certified master solves", slack)]
         eps = float(formulation.eps)
         last = result.history[-1] if result.history else None
         if not result.success or last is None or last.solved or not solved:
             out.append(Claim("CG2", "stop: whole-pool bracket P(d^T) + max(0, e - r^T) - "
-                             "Theta^T <= eps", "seed 002 Algorithm 2 step 2", None, None,
+                             "Theta^T <= eps", CG2_REF, None, None,
                              f"the run did not stop by its rule ({result.status})"))
         else:
             # recomputed from the output (d^T, the kept columns) and the discarded best edge
@@ -144,7 +147,7 @@ class _ShenLiCG(RegularizedAlgorithm):
             upper = f.primal_objective(result.columns, result.d) + max(0.0, last.edge - r_T)
             value = upper - result.dual_objective
             out.append(Claim("CG2", "stop: whole-pool bracket P(d^T) + max(0, e - r^T) - "
-                             "Theta^T <= eps", "seed 002 Algorithm 2 step 2", value,
+                             "Theta^T <= eps", CG2_REF, value,
                              value <= eps + slack,
                              f"e = {last.edge:.8g}, r^T = {r_T:.8g}, P(d^T) = "
                              f"{f.primal_objective(result.columns, result.d):.8g}, Theta^T = "

@@ -68,6 +68,7 @@ def identity_row(check_id: str, label: str, reference: str, lhs, rhs, tol: float
     tolerance = tol * (1.0 + float(np.max(np.abs(lhs), initial=0.0))
                        + float(np.max(np.abs(rhs), initial=0.0)))
     ok = math.isfinite(value) and value <= tolerance
+    reference = f"docs/theory.md {check_id}; {reference}"  # the verifier's convention
     if not detail and lhs.size == 1 and rhs.size == 1:
         detail = f"lhs {float(lhs):.10g}, rhs {float(rhs):.10g}"
     return Row(check_id, label, reference, value, tolerance, PASS if ok else FAIL, detail)
@@ -146,7 +147,8 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
     if inequality:
         ok = total <= 1.0 + tol
         rows.append(Row("SL9", "E9: sum of the edge multipliers w (<= 1, inequality budget)",
-                        f"{ref} E9; seed 002 §4.3", total, 1.0 + tol, PASS if ok else FAIL,
+                        f"docs/theory.md SL9; {ref} E9; seed 002 §4.3", total, 1.0 + tol,
+                        PASS if ok else FAIL,
                         f"unused budget 1 - sum w = {1 - total:.6g}"))
     else:
         rows.append(identity_row("SL9", "E9: sum of the edge multipliers w vs 1",
@@ -164,7 +166,7 @@ def printed_objective_row(printed: tuple[float, float], value: float, what: str,
     distance = max(low - value, value - high, 0.0)
     ok = math.isfinite(distance) and distance <= slack
     return Row("SL10", f"{what} at w vs the reported objective_as_printed bracket: distance",
-               reference, distance, slack, PASS if ok else FAIL,
+               f"docs/theory.md SL10; {reference}", distance, slack, PASS if ok else FAIL,
                f"{what} = {value:.10g}, reported [{low:.10g}, {high:.10g}]")
 
 
