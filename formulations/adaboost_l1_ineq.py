@@ -18,7 +18,7 @@ and 1 - sum(w) is the budget left unused, the weight of an all-zero column). The
 max(max_q u^q.d, 0) + (1/eta) Delta(d, 1/N) = Opt(15 with r >= 0) + T ln N, and seed 002's
 Opt(5, <=) = ln N - P/T (E1 holds with the same shift). It equals ``adaboost_l1`` when the
 optimum of the inequality problem uses the whole budget (r > 0), e.g. when the pool is closed
-under negation (seed 002 §2.1; docs/errata.md, seed 002 #11); otherwise its value is lower.
+under negation (seed 002 §2.1; docs/errata.md, seed 002 S11); otherwise its value is lower.
 ``proofs_check`` (``shen_li_core``) derives the pair from the Lagrangian.
 
 Numerics: the equality member on the columns [0, U] (``adaboost_l1`` with the zero column
@@ -49,7 +49,7 @@ class AdaBoostL1Inequality(AdaBoostL1):
     summary = ("AdaBoost with l1 budget 1'w <= 1/T (Shen & Li F1b): (15) with r >= 0; w sums "
                "to <= 1")
     equations = ("seed 002 (5) with 1'w <= 1/T, (10) with r <= 0, (15) with r >= 0; §2.1; "
-                 "docs/errata.md, seed 002 #11")
+                 "docs/errata.md, seed 002 S11")
     declared_params = (T_PARAM, BUDGET_INEQUALITY, EPS)
     inequality = True
     inequality_class = True

@@ -17,7 +17,7 @@ form dualboost declares (``formulations/adaboost_l1.py``, ``adaboost_l1_ineq.py`
   (r <= 0 in (10)): (15) with r >= 0, in the d-domain the max edge floored at 0, and
   stationarity in gamma gives sum(w) + slack = 1; numerically (cvxpy) on a pool not closed under
   negation, both sides agree and differ from the equality budget (seed 002 §2.1; docs/errata.md,
-  seed 002 #11).
+  seed 002 S11).
 * :func:`check_logitboost_l1_dual` -- Lagrangian of (32): stationarity in z gives u = -sigma(-z)
   in [-1, 0] (33) and logit*(u) = (-u) ln(-u) + (1 + u) ln(1 + u); in w, e_j(u) >= r: (30);
   (31) is -T (30) with u -> -u, r -> -r; and the declared pair R(d) = sum d ln d + (1 - d)
@@ -55,7 +55,7 @@ def check_adaboost_l1_dual(wrong: str | None = None) -> CheckResult:
     """(11)/(12) -> (10) -> (15) -> the family at nu = 1, eta = 1/T (module docstring).
 
     ``wrong``: ``"eta_T"`` maps eta = T (not 1/T); ``"entropy_sign"`` uses the printed
-    §3.5 sign of the entropy term in r* (docs/errata.md, seed 002 #6); both must fail."""
+    §3.5 sign of the entropy term in r* (docs/errata.md, seed 002 S6); both must fail."""
     U, w, T, r, domains = _instance()
     z = sp.symbols(f"z0:{_N}", real=True)
     u = sp.symbols(f"p0:{_N}", positive=True)
@@ -103,7 +103,7 @@ def check_adaboost_l1_dual(wrong: str | None = None) -> CheckResult:
     for i in range(1, _N):
         cmp(f"(24): u_{i}/u_0 = exp(-(U lambda)_{i}/T + (U lambda)_0/T), lambda = T w_(5)",
             solved[i] / solved[0], sp.exp(-(U_lam[i] - U_lam[0]) / T))
-    # r* at the optimum (E7; docs/errata.md, seed 002 #6): with u = softmax(-rho/T),
+    # r* at the optimum (E7; docs/errata.md, seed 002 S6): with u = softmax(-rho/T),
     # sum u rho = -T sum u ln u - T lse(-rho/T); the printed formula has +T sum u ln u
     rho = [sp.Symbol(f"rho{i}", real=True) for i in range(_N)]
     for s in rho:
@@ -112,7 +112,7 @@ def check_adaboost_l1_dual(wrong: str | None = None) -> CheckResult:
     u_opt = [sp.exp(-ri / T) / Z for ri in rho]
     sign = 1 if wrong == "entropy_sign" else -1
     r_formula = sign * T * sum(ui * sp.log(ui) for ui in u_opt) - T * sp.log(Z)
-    cmp("E7: r* = sum u rho = -T sum u ln u - T lse(-rho/T) (docs/errata.md, seed 002 #6)",
+    cmp("E7: r* = sum u rho = -T sum u ln u - T lse(-rho/T) (docs/errata.md, seed 002 S6)",
         sum(u_opt[i] * rho[i] for i in range(_N)), r_formula)
     del margins
     ok = not cmp.failures

@@ -15,7 +15,7 @@ SL3  rho_i = -T ln u_i - T Opt(6)                                     E3; (25)
 SL4  var(rho) = T^2 var(ln u) (unweighted, over the examples)         E4; (26)
 SL5  r = max_j e_j(u) = e_j(u) for every j with w_j > 0               E5; complementary slackness
 SL6  r = sum_i u_i rho_i (the u-weighted mean margin)                 E6
-SL7  r = -T sum u ln u - T lse(-rho/T) (the corrected §3.5 formula)   E7; errata.md #6
+SL7  r = -T sum u ln u - T lse(-rho/T) (the corrected §3.5 formula)   E7; docs/errata.md S6
 SL8  H(u) = r/T + Opt(6)                                              E8
 SL9  sum_j w_j = 1 (equality budget; <= 1 for the inequality budget)  E9; §4.3
 ==== ============================================================== =========================
@@ -138,7 +138,7 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
         identity_row("SL6", "E6: r vs the u-weighted mean margin sum u rho", f"{ref} E6", r,
                      float(d @ rho), tol),
         identity_row("SL7", "E7: r vs -T sum u ln u - T lse(-rho/T) (corrected §3.5 formula)",
-                     f"{ref} E7; docs/errata.md (seed 002, 6)", r,
+                     f"{ref} E7; docs/errata.md S6 (seed 002)", r,
                      -T * neg_entropy - T * opt6, tol),
         identity_row("SL8", "E8: entropy H(u) vs r/T + Opt(6)", f"{ref} E8", -neg_entropy,
                      r / T + opt6, tol),
