@@ -216,8 +216,9 @@ class SSSRelaxation(Formulation):
     smoothing_weight: ClassVar[str | None] = None
 
     # -- the relaxation's parts, per file ----------------------------------------------------
-    def penalty_model(self, d: cp.Variable) -> tuple[Any, dict[str, cp.Constraint]]:
-        """F(d) as a cvxpy expression and its named constraints (default: F = 0)."""
+    def penalty_model(self, d: cp.Variable) -> tuple:
+        """F(d) as a cvxpy expression and its named constraints (default: F = 0); a third
+        item may give auxiliary variables {name: (variable, d -> its optimal value)}."""
         return 0, {}
 
     def penalty(self, d: np.ndarray) -> float:
@@ -272,7 +273,7 @@ class SSSRelaxation(Formulation):
         from .solvers import solve
 
         d = cp.Variable(self.N, nonneg=True, name="d")
-        expression, blocks = self.penalty_model(d)
+        expression, blocks, _ = self._penalty_parts(d)
         objective = z @ d + expression
         kind = self.kind
         if beta > 0:
@@ -301,17 +302,30 @@ class SSSRelaxation(Formulation):
             constraints.update(self.edge_blocks(U, d, gamma))
         else:
             others.append(gamma == 0)  # the sup norm of no edges
-        expression, blocks = self.penalty_model(d)
+        expression, blocks, auxiliary = self._penalty_parts(d)
         constraints.update(blocks)
         constraints["beta"] = cp.sum(d) == 1
         problem = cp.Problem(cp.Minimize(gamma + expression), list(constraints.values()) + others)
-        return Model(problem, {"d": d, "gamma": gamma}, constraints)
+        variables = {"d": d, "gamma": gamma}
+        variables.update({name: variable for name, (variable, _) in auxiliary.items()})
+        return Model(problem, variables, constraints)
+
+    def _penalty_parts(self, d) -> tuple[Any, dict, dict]:
+        """penalty_model's (expression, blocks) and its auxiliary variables: a third item
+        {name: (variable, function of d giving its optimal value)} (an epigraph, e.g. max d)."""
+        found = self.penalty_model(d)
+        auxiliary = found[2] if len(found) > 2 else {}
+        self._auxiliary_values = {name: value for name, (_, value) in auxiliary.items()}
+        return found[0], found[1], auxiliary
 
     def set_auxiliary(self, U, model, d):
         if "gamma" in model.variables:
             edges = U.T @ np.asarray(d, dtype=float)
             model.variables["gamma"].value = np.asarray(
                 float(np.abs(edges).max()) if U.shape[1] else 0.0)
+        for name, value in getattr(self, "_auxiliary_values", {}).items():
+            if name in model.variables:
+                model.variables[name].value = np.asarray(value(np.asarray(d, dtype=float)))
 
     def primal_objective(self, U, d):
         U = self.check_columns(U)
@@ -607,7 +621,7 @@ class GeneralSmoothedRelaxation(GeneralRelaxation):
     hinge_psi = False
 
     def penalty_model(self, d):
-        expression, blocks = super().penalty_model(d)
+        expression, blocks = super().penalty_model(d)[:2]
         return expression + self.entropic_penalty_model(d, self.beta), blocks
 
     def penalty(self, d):

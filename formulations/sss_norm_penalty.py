@@ -49,6 +49,9 @@ class SSSNormPenalty(SSSRelaxation):
         with_norm(self, self.p)
 
     def penalty_model(self, d):
+        if math.isinf(self.p_value):  # weight max_n d_n as an epigraph (lam: d <= top)
+            top = cp.Variable(name="top")
+            return self.weight * top, {"lam": d <= top}, {"top": (top, np.max)}
         return self.weight * cvxpy_norm(d, self.p_value), {}
 
     def penalty(self, d):

@@ -1193,10 +1193,12 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
         if not f.capabilities.signed_weights:  # (seed 001's w is signed: ||w||_1 normalizes)
             w = np.clip(w, 0, None)
         nu = float(getattr(f, "nu", 1.0))
-        if np.abs(w).sum() > 0:
+        if f.capabilities.signed_weights:
+            # seed 001's margin is that of w itself in the l1 ball (Definition 1): w near 0 is
+            # optimal when the data are not separable, and normalizing it would not be
+            margin = soft_margin(result.columns @ (w / max(1.0, float(np.abs(w).sum()))), nu)
+        elif np.abs(w).sum() > 0:
             margin = soft_margin(result.columns @ (w / np.abs(w).sum()), nu)
-        elif f.capabilities.signed_weights:
-            margin = 0.0  # seed 001's w = 0 (optimal when the data are not separable): margins 0
         else:
             return -math.inf, slack, False, "the output weights are all zero"
         eps = float(f.eps)
