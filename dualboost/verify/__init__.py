@@ -283,6 +283,9 @@ class Verifier:
             weighted = case.sample_weight is not None
             if weighted and "sample_weight" not in _declared(cls):
                 continue  # only for the formulations that declare the support (W1)
+            if case.signed_only and not getattr(getattr(cls, "capabilities", None),
+                                                "signed_weights", False):
+                continue  # only for seed 001's signed w (instances.DualityCase.signed_only)
             prefix = _prefix(instance.name, case.name, name)
             self.log(f"{prefix}: building the formulation")
             extra = {"sample_weight": case.sample_weight} if weighted else {}
