@@ -1,6 +1,6 @@
 """The verifier's rows: duality checks on a column matrix, run checks on a boosting run.
 
-Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 on a column
+Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, M1, C1-C6, F1, R1-R3 on a column
 matrix; A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5,
 L6).
 
@@ -239,7 +239,7 @@ def ref(check_id: str, equations: str) -> str:
 
 
 class DualityChecks:
-    """D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
+    """D1-D4, K1-K3, M1, C1-C6, F1, R1-R3 for one formulation instance on one column matrix."""
 
     def __init__(self, f: Formulation, U: np.ndarray, tol: float, solver: str | None = None,
                  log: Callable[[str], None] | None = None, seed: int = 0):
