@@ -45,6 +45,13 @@ WRONG_PARAMS = {
     "I31": lambda c: {"eta": c.left.D * c.N},
     "I34": lambda c: {"d0": np.full(c.N, 1.0 / c.N)},
     "I35": lambda c: {"eta": c.left.T},
+    # seed 001's relaxation family
+    "I8": lambda c: {"nu": c.left.nu + 1.5},
+    "I9": lambda c: {"nu": float(c.left.k) + 1.0},
+    "I10": lambda c: {"eta": 0.5 / c.left.beta},
+    "I11": lambda c: {"eta": 0.5 / c.left.beta},
+    "I12": lambda c: {"nu": c.left.nu + 1.0},
+    "I13": lambda c: {"weight": 0.5},
 }
 
 _QUICK = {}

@@ -379,14 +379,14 @@ IDENTITIES: list[Identity] = [
         "p = ∞: the radius ν^(1/p − 1) = 1/ν is the cap",
         w_map=same, w_text="same signed w", when=_signed_rows),
     Identity(
-        "I13", "sss_norm_penalty at p = 1 = sss_hard_margin + weight",
-        "`sss_norm_penalty` at p = 1 ≡ `sss_hard_margin` plus the weight",
+        "I13", "sss_hard_margin + weight = sss_norm_penalty at p = 1",
+        "`sss_hard_margin` plus the weight ≡ `sss_norm_penalty` at p = 1",
         "seed 001 Example 2, catalogue F5 (R3-ℓ1: ‖d‖₁ = 1 on the simplex)",
-        "sss_norm_penalty", "sss_hard_margin",
-        lambda c: {"p": "1", "weight": 0.3, "eps": c.eps},
+        "sss_hard_margin", "sss_norm_penalty",
         lambda c: {"eps": c.eps},
-        "p = 1, weight 0.3 ↦ no penalty",
-        value=ValueMap(1.0, lambda c: -c.left.weight), value_text="P′ = P − weight",
+        lambda c: {"p": "1", "weight": 0.3, "eps": c.eps},
+        "no penalty ↦ p = 1, weight 0.3",
+        value=ValueMap(1.0, 0.3), value_text="P′ = P + weight",
         w_map=same, w_text="same signed w", when=_signed_rows),
 ]
 
