@@ -335,6 +335,38 @@ class SSSRelaxation(Formulation):
         edge = float(np.abs(U.T @ d).max()) if U.shape[1] else 0.0
         return edge + self.penalty(d)
 
+    def penalty_gradient(self, d: np.ndarray) -> np.ndarray | None:
+        """grad F(d) in numpy where F is smooth inside the simplex (None: the KKT system is
+        derived from the cvxpy model)."""
+        return None
+
+    def kkt_system(self, U, d):
+        """The active-set system in numpy where F has a numpy gradient and its only block is the
+        caps ``psi``: the thesis's soft-margin system (:func:`dualboost.kkt.soft_margin_system`)
+        with the edge block split into ``w`` (U^T d - gamma) and ``w_neg`` (-U^T d - gamma),
+        gamma = max |U^T d|. Check K3 compares it with the system of the cvxpy model."""
+        from .kkt import _LazyBlock, soft_margin_system
+
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        gradient = self.penalty_gradient(d)
+        _, blocks, auxiliary = self._penalty_parts(cp.Variable(self.N))
+        if gradient is None or not U.shape[1] or auxiliary or set(blocks) - {"psi"}:
+            return super().kkt_system(U, d)
+        system = soft_margin_system(U, d, gradient, float(getattr(self, "nu", 1.0)),
+                                    "psi" in blocks, row_weights=self.kkt_row_weights(d))
+        t = U.shape[1]
+        edges = U.T @ d
+        gamma = float(np.abs(edges).max())
+        system.blocks = {
+            "w": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), U]), edges - gamma,
+                            equality=False),
+            "w_neg": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), -U]), -edges - gamma,
+                                equality=False),
+            **{k: v for k, v in system.blocks.items() if k != "w"}}
+        system.edge_columns = None  # not the one-sided structure its fast hint check assumes
+        return system
+
     def primal_feasible(self, d):
         """The Euclidean projection onto the simplex (a file with a smaller domain refines it)."""
         return euclidean_capped_projection(np.asarray(d, dtype=float), 1.0)
@@ -656,3 +688,56 @@ class GeneralSmoothedRelaxation(GeneralRelaxation):
             return {}
         return {"F9 d* = softmax(-(Uw* + x*)/beta)":
                 float(np.max(np.abs(d - self.d_from_dual(U, point))))}
+
+
+# --------------------------------------------------------------------------------------------
+# fast masters: the thesis's formulation's over the columns and their negations
+# --------------------------------------------------------------------------------------------
+
+def interleaved_negations(U: np.ndarray) -> np.ndarray:
+    """[u1, -u1, u2, -u2, ...]: the columns with their negations, in an order whose prefix is
+    the previous iteration's (a warm-started master extends its w by the new pair)."""
+    U = np.asarray(U, dtype=float)
+    out = np.empty((U.shape[0], 2 * U.shape[1]))
+    out[:, 0::2], out[:, 1::2] = U, -U
+    return out
+
+
+class ReflexiveMaster:
+    """The master of a seed-001 relaxation that is a thesis formulation over the columns and
+    their negations, by that formulation's fast master over the interleaved columns
+    ``[u1, -u1, u2, -u2, ...]``: F1-F3 are LPBoost (2.3) (HiGHS, identity I8), F7/F8 with beta
+    are ERLPBoost with eta = 1/beta and the uniform prior (projected Newton, identities I10,
+    I11; h(d) = Delta(d, 1/N)). The signed w is ``w+ - w-``, the split multipliers are the
+    inner formulation's, and the bracket is certified by the seed-001 formulation itself
+    (``certify``); a solve whose certificate does not close falls back to the reference path.
+    The verifier's M1 compares it with the reference path."""
+
+    def __init__(self, formulation: SSSRelaxation, inner: Formulation):
+        self.formulation = formulation
+        self.inner = inner.fast_master()
+        self.path = f"{getattr(self.inner, 'path', inner.name)} over [U, -U]"
+
+    def solve(self, U: np.ndarray, gap_tol: float):
+        from .masters import Master, MasterSolve
+
+        f = self.formulation
+        U = f.check_columns(U)
+        if self.inner is None:
+            return Master.reference(self, U, gap_tol, "no fast master of the inner formulation")
+        solved = self.inner.solve(interleaved_negations(U), gap_tol)
+        pair = np.asarray(solved.certificate.w, dtype=float)
+        w = pair[0::2] - pair[1::2]
+        cert = f.certify(U, {"w": w}, solved.certificate.d)
+        scale = 1.0 + abs(cert.primal_value) + abs(cert.dual_value)
+        if not (-1e-12 * scale <= cert.gap <= gap_tol * scale):
+            return Master.reference(self, U, gap_tol,
+                                    f"the mapped certificate's gap is {cert.gap:.3g}")
+        inner = solved.multipliers or {}
+        multipliers = {}
+        if inner.get("w") is not None:
+            split = np.asarray(inner["w"], dtype=float)
+            multipliers = {"w": split[0::2], "w_neg": split[1::2]}
+            multipliers.update({k: inner[k] for k in ("psi", "beta") if inner.get(k) is not None})
+        return MasterSolve(certificate=cert, multipliers=multipliers, solver=solved.solver,
+                           status=solved.status, seconds=solved.seconds, path=solved.path)

@@ -55,8 +55,16 @@ def test_the_catalogue_is_registered():
         assert cls.name == name, f"formulations/{name}.py registers {cls.name!r}"
 
 
+#: the formulations whose optimum is the soft margin (2.2) (or approximates it within eps): all
+#: but seed 001's other relaxations (primal_form "other": the norm ball, the norm penalties),
+#: whose optimum is their own relaxed margin (docs/formulations.md, "Seed 001's relaxation
+#: family"; tests/test_sss_formulations.py)
+SOFT_MARGIN_FORMULATIONS = [name for name in available_formulations()
+                            if load_formulation(name).capabilities.primal_form != "other"]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", available_formulations())
+@pytest.mark.parametrize("name", SOFT_MARGIN_FORMULATIONS)
 def test_soft_margin_within_eps_of_the_full_lp(name, data, full_lp):
     X, y = data
     cls = load_formulation(name)
