@@ -55,23 +55,16 @@ def test_the_catalogue_is_registered():
         assert cls.name == name, f"formulations/{name}.py registers {cls.name!r}"
 
 
-#: the formulations whose optimum is the soft margin (2.2) (or approximates it within eps): all
-#: but seed 001's other relaxations (primal_form "other": the norm ball, the norm penalties),
-#: whose optimum is their own relaxed margin (docs/formulations.md, "Seed 001's relaxation
-#: family"; tests/test_sss_formulations.py)
-SOFT_MARGIN_FORMULATIONS = [name for name in available_formulations()
-                            if load_formulation(name).capabilities.primal_form != "other"]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SOFT_MARGIN_FORMULATIONS)
+@pytest.mark.parametrize("name", available_formulations())
 def test_soft_margin_within_eps_of_the_full_lp(name, data, full_lp):
     X, y = data
     cls = load_formulation(name)
     if not getattr(cls, "promises_soft_margin", True):
         pytest.skip(f"{name} solves its own problem at a fixed parameter and promises no soft "
-                    "margin (seed 002's T or D; its optimum is checked by the verifier's D5 "
-                    "and tests/test_shen_li_more.py)")
+                    "margin (seed 002's T or D, checked by the verifier's D5 and "
+                    "tests/test_shen_li_more.py; seed 001's norm relaxations, checked by C6 and "
+                    "tests/test_sss_formulations.py)")
     declared = {p.name for p in cls.params}
     nu_frac = 0.2 if "nu" in declared else None
     result = run(X, y, formulation=name, nu_frac=nu_frac, eps=EPS, kkt=False)
