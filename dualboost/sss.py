@@ -216,8 +216,9 @@ class SSSRelaxation(Formulation):
     smoothing_weight: ClassVar[str | None] = None
 
     # -- the relaxation's parts, per file ----------------------------------------------------
-    def penalty_model(self, d: cp.Variable) -> tuple[Any, dict[str, cp.Constraint]]:
-        """F(d) as a cvxpy expression and its named constraints (default: F = 0)."""
+    def penalty_model(self, d: cp.Variable) -> tuple:
+        """F(d) as a cvxpy expression and its named constraints (default: F = 0); a third
+        item may give auxiliary variables {name: (variable, d -> its optimal value)}."""
         return 0, {}
 
     def penalty(self, d: np.ndarray) -> float:
@@ -272,7 +273,7 @@ class SSSRelaxation(Formulation):
         from .solvers import solve
 
         d = cp.Variable(self.N, nonneg=True, name="d")
-        expression, blocks = self.penalty_model(d)
+        expression, blocks, _ = self._penalty_parts(d)
         objective = z @ d + expression
         kind = self.kind
         if beta > 0:
@@ -301,17 +302,30 @@ class SSSRelaxation(Formulation):
             constraints.update(self.edge_blocks(U, d, gamma))
         else:
             others.append(gamma == 0)  # the sup norm of no edges
-        expression, blocks = self.penalty_model(d)
+        expression, blocks, auxiliary = self._penalty_parts(d)
         constraints.update(blocks)
         constraints["beta"] = cp.sum(d) == 1
         problem = cp.Problem(cp.Minimize(gamma + expression), list(constraints.values()) + others)
-        return Model(problem, {"d": d, "gamma": gamma}, constraints)
+        variables = {"d": d, "gamma": gamma}
+        variables.update({name: variable for name, (variable, _) in auxiliary.items()})
+        return Model(problem, variables, constraints)
+
+    def _penalty_parts(self, d) -> tuple[Any, dict, dict]:
+        """penalty_model's (expression, blocks) and its auxiliary variables: a third item
+        {name: (variable, function of d giving its optimal value)} (an epigraph, e.g. max d)."""
+        found = self.penalty_model(d)
+        auxiliary = found[2] if len(found) > 2 else {}
+        self._auxiliary_values = {name: value for name, (_, value) in auxiliary.items()}
+        return found[0], found[1], auxiliary
 
     def set_auxiliary(self, U, model, d):
         if "gamma" in model.variables:
             edges = U.T @ np.asarray(d, dtype=float)
             model.variables["gamma"].value = np.asarray(
                 float(np.abs(edges).max()) if U.shape[1] else 0.0)
+        for name, value in getattr(self, "_auxiliary_values", {}).items():
+            if name in model.variables:
+                model.variables[name].value = np.asarray(value(np.asarray(d, dtype=float)))
 
     def primal_objective(self, U, d):
         U = self.check_columns(U)
@@ -320,6 +334,38 @@ class SSSRelaxation(Formulation):
             return math.inf
         edge = float(np.abs(U.T @ d).max()) if U.shape[1] else 0.0
         return edge + self.penalty(d)
+
+    def penalty_gradient(self, d: np.ndarray) -> np.ndarray | None:
+        """grad F(d) in numpy where F is smooth inside the simplex (None: the KKT system is
+        derived from the cvxpy model)."""
+        return None
+
+    def kkt_system(self, U, d):
+        """The active-set system in numpy where F has a numpy gradient and its only block is the
+        caps ``psi``: the thesis's soft-margin system (:func:`dualboost.kkt.soft_margin_system`)
+        with the edge block split into ``w`` (U^T d - gamma) and ``w_neg`` (-U^T d - gamma),
+        gamma = max |U^T d|. Check K3 compares it with the system of the cvxpy model."""
+        from .kkt import _LazyBlock, soft_margin_system
+
+        U = self.check_columns(U)
+        d = np.asarray(d, dtype=float)
+        gradient = self.penalty_gradient(d)
+        _, blocks, auxiliary = self._penalty_parts(cp.Variable(self.N))
+        if gradient is None or not U.shape[1] or auxiliary or set(blocks) - {"psi"}:
+            return super().kkt_system(U, d)
+        system = soft_margin_system(U, d, gradient, float(getattr(self, "nu", 1.0)),
+                                    "psi" in blocks, row_weights=self.kkt_row_weights(d))
+        t = U.shape[1]
+        edges = U.T @ d
+        gamma = float(np.abs(edges).max())
+        system.blocks = {
+            "w": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), U]), edges - gamma,
+                            equality=False),
+            "w_neg": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), -U]), -edges - gamma,
+                                equality=False),
+            **{k: v for k, v in system.blocks.items() if k != "w"}}
+        system.edge_columns = None  # not the one-sided structure its fast hint check assumes
+        return system
 
     def primal_feasible(self, d):
         """The Euclidean projection onto the simplex (a file with a smaller domain refines it)."""
@@ -400,11 +446,16 @@ class SSSRelaxation(Formulation):
         if inner > 1e-6:
             out["(c) <d*, Uw*> = ||U^T d*||_inf"] = abs(float(d @ z) - top)
         if type(self).smoothed_distribution is not SSSRelaxation.smoothed_distribution:
-            # Figure 1's map in closed form against its definition (the cvxpy prox) at w*
+            # Figure 1's map in closed form against its definition (the cvxpy prox) at w* and
+            # at a fixed signed w of the l1 ball (w* may be 0 where the data are not separable)
             beta = SMOOTHED_MAP_CHECK_BETA
-            closed = self.smoothed_distribution(z, beta)
-            out[f"Figure 1 map at beta = {beta:g}: closed form vs cvxpy"] = float(np.max(np.abs(
-                closed - self._inner_by_cvxpy(z, beta)[1])))
+            other = np.random.default_rng(0).normal(size=U.shape[1])
+            worst = 0.0
+            for margins in (z, U @ (other / np.abs(other).sum())):
+                closed = self.smoothed_distribution(margins, beta)
+                worst = max(worst, float(np.max(np.abs(
+                    closed - self._inner_by_cvxpy(margins, beta)[1]))))
+            out[f"Figure 1 map at beta = {beta:g}: closed form vs cvxpy"] = worst
         out.update(self.relations(U, d, point))
         return relations_residual(out)
 
@@ -607,7 +658,7 @@ class GeneralSmoothedRelaxation(GeneralRelaxation):
     hinge_psi = False
 
     def penalty_model(self, d):
-        expression, blocks = super().penalty_model(d)
+        expression, blocks = super().penalty_model(d)[:2]
         return expression + self.entropic_penalty_model(d, self.beta), blocks
 
     def penalty(self, d):
@@ -637,3 +688,56 @@ class GeneralSmoothedRelaxation(GeneralRelaxation):
             return {}
         return {"F9 d* = softmax(-(Uw* + x*)/beta)":
                 float(np.max(np.abs(d - self.d_from_dual(U, point))))}
+
+
+# --------------------------------------------------------------------------------------------
+# fast masters: the thesis's formulation's over the columns and their negations
+# --------------------------------------------------------------------------------------------
+
+def interleaved_negations(U: np.ndarray) -> np.ndarray:
+    """[u1, -u1, u2, -u2, ...]: the columns with their negations, in an order whose prefix is
+    the previous iteration's (a warm-started master extends its w by the new pair)."""
+    U = np.asarray(U, dtype=float)
+    out = np.empty((U.shape[0], 2 * U.shape[1]))
+    out[:, 0::2], out[:, 1::2] = U, -U
+    return out
+
+
+class ReflexiveMaster:
+    """The master of a seed-001 relaxation that is a thesis formulation over the columns and
+    their negations, by that formulation's fast master over the interleaved columns
+    ``[u1, -u1, u2, -u2, ...]``: F1-F3 are LPBoost (2.3) (HiGHS, identity I8), F7/F8 with beta
+    are ERLPBoost with eta = 1/beta and the uniform prior (projected Newton, identities I10,
+    I11; h(d) = Delta(d, 1/N)). The signed w is ``w+ - w-``, the split multipliers are the
+    inner formulation's, and the bracket is certified by the seed-001 formulation itself
+    (``certify``); a solve whose certificate does not close falls back to the reference path.
+    The verifier's M1 compares it with the reference path."""
+
+    def __init__(self, formulation: SSSRelaxation, inner: Formulation):
+        self.formulation = formulation
+        self.inner = inner.fast_master()
+        self.path = f"{getattr(self.inner, 'path', inner.name)} over [U, -U]"
+
+    def solve(self, U: np.ndarray, gap_tol: float):
+        from .masters import Master, MasterSolve
+
+        f = self.formulation
+        U = f.check_columns(U)
+        if self.inner is None:
+            return Master.reference(self, U, gap_tol, "no fast master of the inner formulation")
+        solved = self.inner.solve(interleaved_negations(U), gap_tol)
+        pair = np.asarray(solved.certificate.w, dtype=float)
+        w = pair[0::2] - pair[1::2]
+        cert = f.certify(U, {"w": w}, solved.certificate.d)
+        scale = 1.0 + abs(cert.primal_value) + abs(cert.dual_value)
+        if not (-1e-12 * scale <= cert.gap <= gap_tol * scale):
+            return Master.reference(self, U, gap_tol,
+                                    f"the mapped certificate's gap is {cert.gap:.3g}")
+        inner = solved.multipliers or {}
+        multipliers = {}
+        if inner.get("w") is not None:
+            split = np.asarray(inner["w"], dtype=float)
+            multipliers = {"w": split[0::2], "w_neg": split[1::2]}
+            multipliers.update({k: inner[k] for k in ("psi", "beta") if inner.get(k) is not None})
+        return MasterSolve(certificate=cert, multipliers=multipliers, solver=solved.solver,
+                           status=solved.status, seconds=solved.seconds, path=solved.path)

@@ -29,7 +29,7 @@ import numpy as np
 
 from dualboost.formulation import Capabilities, Model
 from dualboost.params import EPS
-from dualboost.sss import SSSRelaxation, softmax
+from dualboost.sss import ReflexiveMaster, SSSRelaxation, softmax
 
 
 class SSSHardMargin(SSSRelaxation):
@@ -51,6 +51,9 @@ class SSSHardMargin(SSSRelaxation):
         problem = cp.Problem(cp.Maximize(-beta), [U @ w + beta >= 0, cp.norm1(w) <= 1])
         return Model(problem, {"w": w, "beta": beta})
 
+    def penalty_gradient(self, d):
+        return np.zeros(self.N)
+
     def relaxed_point(self, z):
         """min_{d in S} <z, d> = min_n z_n, at the vertex of the smallest margin."""
         smallest = int(np.argmin(z))
@@ -61,6 +64,13 @@ class SSSHardMargin(SSSRelaxation):
     def smoothed_distribution(self, z, beta):
         """softmax(-z / beta) (seed 001 §3.3, the hard margin)."""
         return softmax(-np.asarray(z, dtype=float) / beta)
+
+    def fast_master(self):
+        """LPBoost's HiGHS master (2.3) over [u1, -u1, u2, -u2, ...] (identity I8), certified
+        here (:class:`dualboost.sss.ReflexiveMaster`)."""
+        from formulations.lpboost import LPBoost
+
+        return ReflexiveMaster(self, LPBoost(self.N, nu=1.0, eps=self.eps))
 
     def relations(self, U, d, point):
         z = U @ self.signed_w(point)

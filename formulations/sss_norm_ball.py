@@ -57,6 +57,8 @@ class SSSNormBall(SSSRelaxation):
                                 closed_forms=("best_response",), signed_weights=True)
     catalogue = "F4"
     dual_variables = ("w", "psi", "beta")
+    #: its optimum is its own relaxed margin, not the soft margin (2.2): no E11 / G1 promise
+    promises_soft_margin = False
 
     def _check(self):
         with_norm(self, self.p)

@@ -44,11 +44,16 @@ class SSSNormPenalty(SSSRelaxation):
                                 closed_forms=("best_response",), signed_weights=True)
     catalogue = "F5"
     dual_variables = ("w", "psi", "beta")
+    #: its optimum is its own relaxed margin, not the soft margin (2.2): no E11 / G1 promise
+    promises_soft_margin = False
 
     def _check(self):
         with_norm(self, self.p)
 
     def penalty_model(self, d):
+        if math.isinf(self.p_value):  # weight max_n d_n as an epigraph (lam: d <= top)
+            top = cp.Variable(name="top")
+            return self.weight * top, {"lam": d <= top}, {"top": (top, np.max)}
         return self.weight * cvxpy_norm(d, self.p_value), {}
 
     def penalty(self, d):

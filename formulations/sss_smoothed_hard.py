@@ -32,7 +32,7 @@ import numpy as np
 from dualboost.formulation import Capabilities, Model
 from dualboost.params import EPS
 from dualboost.projection import log_sum_exp
-from dualboost.sss import BETA, SSSRelaxation, entropy, softmax
+from dualboost.sss import BETA, ReflexiveMaster, SSSRelaxation, entropy, softmax
 
 
 class SSSSmoothedHard(SSSRelaxation):
@@ -53,6 +53,10 @@ class SSSSmoothedHard(SSSRelaxation):
 
     def penalty(self, d):
         return self.beta * entropy(d)
+
+    def penalty_gradient(self, d):
+        """beta (1 + ln d): the gradient of beta h (d clipped at 1e-300, as the model's)."""
+        return self.beta * (1.0 + np.log(np.maximum(d, 1e-300)))
 
     def dual(self, U):
         U = self.check_columns(U)
@@ -85,6 +89,13 @@ class SSSSmoothedHard(SSSRelaxation):
     def relations(self, U, d, point):
         z = U @ self.signed_w(point)
         return {"F7 d* = softmax(-Uw*/beta)": float(np.max(np.abs(d - softmax(-z / self.beta))))}
+
+    def fast_master(self):
+        """ERLPBoost's projected-Newton master over [u1, -u1, u2, -u2, ...] (eta = 1/beta,
+        uniform prior), certified here (:class:`dualboost.sss.ReflexiveMaster`)."""
+        from formulations.erlpboost import ERLPBoost
+
+        return ReflexiveMaster(self, ERLPBoost(self.N, nu=1.0, eta=1.0 / self.beta, eps=self.eps))
 
     # -- what the regularized algorithm (thesis Alg. 3.2) reads ----------------------------------
     @property

@@ -37,7 +37,7 @@ from dualboost.projection import (
     euclidean_capped_projection,
     log_sum_exp,
 )
-from dualboost.sss import BETA, SSSRelaxation, entropy, softmax
+from dualboost.sss import BETA, ReflexiveMaster, SSSRelaxation, entropy, softmax
 
 
 class SSSSmoothedSoft(SSSRelaxation):
@@ -65,6 +65,10 @@ class SSSSmoothedSoft(SSSRelaxation):
 
     def primal_feasible(self, d):
         return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu)
+
+    def penalty_gradient(self, d):
+        """beta (1 + ln d): the gradient of beta h (d clipped at 1e-300, as the model's)."""
+        return self.beta * (1.0 + np.log(np.maximum(d, 1e-300)))
 
     def dual(self, U):
         U = self.check_columns(U)
@@ -120,6 +124,14 @@ class SSSSmoothedSoft(SSSRelaxation):
             out["F8 psi*_n > 0 only where d*_n = 1/nu"] = float(np.max(
                 np.asarray(psi, dtype=float) * (1.0 / self.nu - d)))
         return out
+
+    def fast_master(self):
+        """ERLPBoost's projected-Newton master over [u1, -u1, u2, -u2, ...] (eta = 1/beta,
+        uniform prior), certified here (:class:`dualboost.sss.ReflexiveMaster`)."""
+        from formulations.erlpboost import ERLPBoost
+
+        inner = ERLPBoost(self.N, nu=self.nu, eta=1.0 / self.beta, eps=self.eps)
+        return ReflexiveMaster(self, inner)
 
     # -- what the regularized algorithm (thesis Alg. 3.2) reads ----------------------------------
     @property

@@ -33,7 +33,7 @@ from dualboost.formulation import Capabilities, Model
 from dualboost.margins import capped_simplex_minimizer, lp_slacks
 from dualboost.params import EPS, NU
 from dualboost.projection import capped_entropic_projection, euclidean_capped_projection
-from dualboost.sss import SSSRelaxation
+from dualboost.sss import ReflexiveMaster, SSSRelaxation
 
 
 class SSSSoftMargin(SSSRelaxation):
@@ -66,6 +66,9 @@ class SSSSoftMargin(SSSRelaxation):
                              [U @ w + psi + beta >= 0, cp.norm1(w) <= 1])
         return Model(problem, {"w": w, "psi": psi, "beta": beta})
 
+    def penalty_gradient(self, d):
+        return np.zeros(self.N)
+
     def relaxed_point(self, z):
         """AvgMin_nu(z): gamma the ceil(nu)-th smallest margin, xi = [gamma - z]_+ (seed 001
         §2.1), d = 1/nu on the nu smallest margins."""
@@ -78,6 +81,13 @@ class SSSSoftMargin(SSSRelaxation):
         """The relative-entropy projection of softmax(-z/beta) onto d <= 1/nu (seed 001 Eq. 14,
         Figure 2)."""
         return capped_entropic_projection(-np.asarray(z, dtype=float) / beta, self.nu).d
+
+    def fast_master(self):
+        """LPBoost's HiGHS master (2.3) over [u1, -u1, u2, -u2, ...] (identity I8), certified
+        here (:class:`dualboost.sss.ReflexiveMaster`)."""
+        from formulations.lpboost import LPBoost
+
+        return ReflexiveMaster(self, LPBoost(self.N, nu=self.nu, eps=self.eps))
 
     def relations(self, U, d, point):
         z = U @ self.signed_w(point)

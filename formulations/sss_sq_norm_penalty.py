@@ -59,6 +59,8 @@ class SSSSqNormPenalty(SSSRelaxation):
                                 signed_weights=True)
     catalogue = "F10"
     dual_variables = ("w", "psi", "beta")
+    #: its optimum is its own relaxed margin, not the soft margin (2.2): no E11 / G1 promise
+    promises_soft_margin = False
 
     def _check(self):
         with_norm(self, self.p)

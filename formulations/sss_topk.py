@@ -32,7 +32,7 @@ from dualboost.formulation import Capabilities, Model
 from dualboost.margins import capped_simplex_minimizer
 from dualboost.params import EPS, Param
 from dualboost.projection import capped_entropic_projection, euclidean_capped_projection
-from dualboost.sss import SSSRelaxation
+from dualboost.sss import ReflexiveMaster, SSSRelaxation
 
 K = Param("k", "average of the k smallest margins: a count in [1, N] (the cap d <= 1/k; "
           "seed 001's k)", kind="int", default=lambda N, values: max(1, math.ceil(N / 10)),
@@ -71,6 +71,9 @@ class SSSTopK(SSSRelaxation):
         value = cp.sum_smallest(U @ w, self.k) / self.k
         return Model(cp.Problem(cp.Maximize(value), [cp.norm1(w) <= 1]), {"w": w})
 
+    def penalty_gradient(self, d):
+        return np.zeros(self.N)
+
     def relaxed_point(self, z):
         """AvgMin_k(z), attained by d = 1/k on the k smallest margins."""
         z = np.asarray(z, dtype=float)
@@ -80,6 +83,13 @@ class SSSTopK(SSSRelaxation):
     def smoothed_distribution(self, z, beta):
         """The relative-entropy projection of softmax(-z/beta) onto d <= 1/k (seed 001 Eq. 14)."""
         return capped_entropic_projection(-np.asarray(z, dtype=float) / beta, float(self.k)).d
+
+    def fast_master(self):
+        """LPBoost's HiGHS master (2.3) over [u1, -u1, u2, -u2, ...] (identity I8), certified
+        here (:class:`dualboost.sss.ReflexiveMaster`)."""
+        from formulations.lpboost import LPBoost
+
+        return ReflexiveMaster(self, LPBoost(self.N, nu=float(self.k), eps=self.eps))
 
     def relations(self, U, d, point):
         z = U @ self.signed_w(point)

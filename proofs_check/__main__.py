@@ -21,7 +21,8 @@ def main() -> int:
             status = "PASS" if r.passed else "FAIL"
             print(f"{status}  {r.name:40s} {r.reference:45s} {r.detail}")
     else:
-        table = Table(title="dualboost proofs_check (Glocer 2009)", show_lines=True)
+        table = Table(title="dualboost proofs_check (Glocer 2009; seed 001 for sss_*)",
+                      show_lines=True)
         table.add_column("", no_wrap=True)
         table.add_column("check", style="bold")
         table.add_column("thesis reference")

@@ -699,8 +699,8 @@ SSS_FAMILY = [
     _m("sss1_softmax_sign", S1, "return softmax(-np.asarray(z, dtype=float) / beta)",
        "return softmax(np.asarray(z, dtype=float) / beta)",
        "Figure 1 map softmax(+z/beta): weight on the best-classified examples (C6)"),
-    _m("ok_sss1_minimize_beta", S1, "cp.Maximize(-beta)", "cp.Minimize(beta)",
-       "F1 dual as min beta (the same problem)", "pass"),
+    _m("ok_sss1_scaled_objective", S1, "cp.Maximize(-beta)", "cp.Maximize(-1.0 * beta)",
+       "F1 dual objective written -1.0 * beta", "pass"),
     # F2: the capped simplex / hinge soft margin
     _m("sss2_dual_penalty_times_nu", S2, "cp.Maximize(-beta - cp.sum(psi) / self.nu)",
        "cp.Maximize(-beta - cp.sum(psi) * self.nu)", "F2 dual: hinge cost nu instead of 1/nu"),

@@ -63,8 +63,9 @@ def test_soft_margin_within_eps_of_the_full_lp(name, data, full_lp):
     cls = load_formulation(name)
     if not getattr(cls, "promises_soft_margin", True):
         pytest.skip(f"{name} solves its own problem at a fixed parameter and promises no soft "
-                    "margin (seed 002's T or D; its optimum is checked by the verifier's D5 "
-                    "and tests/test_shen_li_more.py)")
+                    "margin (seed 002's T or D, checked by the verifier's D5 and "
+                    "tests/test_shen_li_more.py; seed 001's norm relaxations, checked by C6 and "
+                    "tests/test_sss_formulations.py)")
     declared = {p.name for p in cls.params}
     nu_frac = 0.2 if "nu" in declared else None
     result = run(X, y, formulation=name, nu_frac=nu_frac, eps=EPS, kkt=False)

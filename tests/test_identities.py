@@ -48,6 +48,13 @@ WRONG_PARAMS = {
     # eta = T instead of 1/T; T moved (the unused budget's problem is another one)
     "I30": lambda c: {"eta": c.left.T},
     "I36": lambda c: {"T": 1.5 * c.left.T},
+    # seed 001's relaxation family
+    "I8": lambda c: {"nu": c.left.nu + 1.5},
+    "I9": lambda c: {"nu": float(c.left.k) + 1.0},
+    "I10": lambda c: {"eta": 0.5 / c.left.beta},
+    "I11": lambda c: {"eta": 0.5 / c.left.beta},
+    "I12": lambda c: {"nu": c.left.nu + 1.0},
+    "I13": lambda c: {"weight": 0.5},
 }
 
 _QUICK = {}

@@ -303,10 +303,14 @@ def test_fit_from_the_cli_reaches_the_lp_optimum(tmp_path, capsys):
 def test_fit_param_errors_are_one_line(capsys):
     from dualboost.cli import main
 
-    code = main(["fit", "--data", "worst_case:8", "--formulation", "sss_norm_ball", "--param",
-                 "p=0.5"])
+    code = main(["fit", "--data", "worst_case:8", "--formulation", "sss_topk", "--param",
+                 "k=0"])
     err = capsys.readouterr().err
-    assert code != 0 and "p must be >= 1" in err
+    assert code != 0 and "k must lie in [1, N = 8]" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(DualBoostInputError, match="p must be >= 1"):
+        load_formulation("sss_norm_ball")(8, p="0.5")
+    with pytest.raises(DualBoostInputError, match=r"p must lie in \(1, inf\)"):
+        load_formulation("sss_sq_norm_penalty")(8, p="inf")
 
 
 # -- proofs_check: seed 001's pairs derived with sympy ------------------------------------------

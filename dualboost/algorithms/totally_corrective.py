@@ -678,9 +678,11 @@ class RegularizedAlgorithm(_TotallyCorrective):
         else:
             nu = float(getattr(f, "nu", 1.0))
             w = np.asarray(result.weights, dtype=float)
-            if not f.capabilities.signed_weights:  # seed 001's w is signed (||w||_1 <= 1)
+            if f.capabilities.signed_weights:  # seed 001: the margin of w in the l1 ball itself
+                w = w / max(1.0, float(np.abs(w).sum()))
+            else:
                 w = np.clip(w, 0, None)
-            w = w / np.abs(w).sum() if np.abs(w).sum() > 0 else w
+                w = w / w.sum() if w.sum() > 0 else w
             margin = soft_margin(result.columns @ w, nu, getattr(f, "sample_weight", None))
             min_edge = min(r.edge for r in result.history)
             value = margin - (min_edge - eps)

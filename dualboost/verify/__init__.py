@@ -9,7 +9,7 @@ given by ``--formulation NAME|PATH`` (repeatable), and every instance of ``--ins
   use, pinned values) and P2 its capabilities (fast-path lists, cones, strict convexity on a tie);
 * solves the formulation's primal and dual models **independently** on each duality case and
   checks the catalogue rows of docs/theory.md: D1 weak duality, D2 strong duality, D3/D4 the numpy
-  objectives against the models' expressions, K1 KKT recovery, K2 complementary slackness, C1-C5
+  objectives against the models' expressions, K1 KKT recovery, K2 complementary slackness, C1-C6
   closed forms and best responses, F1 numpy fast paths of R, R*, grad R*, R1-R3 the declared
   range bound, modulus (minimized, :mod:`.modulus`) and any eta/bound the class states (the
   regularized family's R-checks), and on the weighted cases of a formulation that declares
@@ -73,7 +73,7 @@ JSON (``--json FILE``), stable schema::
 A formulation that passes no formulation row on any instance (every case n/a, e.g. a default
 outside its range) gets a FAIL row ``coverage`` saying why: nothing checked is not passed.
 
-Row ids are the catalogue's (P1-P2, D1-D4, K1-K3, M1, C1-C5, F1, R1-R3, W1, A1-A2, G1, and the
+Row ids are the catalogue's (P1-P2, D1-D4, K1-K3, M1, C1-C6, F1, R1-R3, W1, A1-A2, G1, and the
 algorithms' T2, T4, E11, L1, L5, L6, S1-S7); four more ids are not formulation checks: ``coverage``
 (above), ``solver`` (no solver
 produced any solution: a FAIL that blames the solvers), ``setup`` (the formulation cannot be built
@@ -283,6 +283,9 @@ class Verifier:
             weighted = case.sample_weight is not None
             if weighted and "sample_weight" not in _declared(cls):
                 continue  # only for the formulations that declare the support (W1)
+            if case.signed_only and not getattr(getattr(cls, "capabilities", None),
+                                                "signed_weights", False):
+                continue  # only for seed 001's signed w (instances.DualityCase.signed_only)
             prefix = _prefix(instance.name, case.name, name)
             self.log(f"{prefix}: building the formulation")
             extra = {"sample_weight": case.sample_weight} if weighted else {}

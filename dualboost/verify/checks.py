@@ -1,6 +1,6 @@
 """The verifier's rows: duality checks on a column matrix, run checks on a boosting run.
 
-Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 on a column
+Check ids are the catalogue of docs/theory.md (D1-D4, K1-K3, M1, C1-C6, F1, R1-R3 on a column
 matrix; A1-A2 and G1 on a run, plus the run's algorithm's own claims such as T2, T4, E11, L1, L5,
 L6).
 
@@ -239,7 +239,7 @@ def ref(check_id: str, equations: str) -> str:
 
 
 class DualityChecks:
-    """D1-D4, K1-K3, M1, C1-C5, F1, R1-R3 for one formulation instance on one column matrix."""
+    """D1-D4, K1-K3, M1, C1-C6, F1, R1-R3 for one formulation instance on one column matrix."""
 
     def __init__(self, f: Formulation, U: np.ndarray, tol: float, solver: str | None = None,
                  log: Callable[[str], None] | None = None, seed: int = 0):
@@ -1216,10 +1216,12 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
         if not f.capabilities.signed_weights:  # (seed 001's w is signed: ||w||_1 normalizes)
             w = np.clip(w, 0, None)
         nu = float(getattr(f, "nu", 1.0))
-        if np.abs(w).sum() > 0:
+        if f.capabilities.signed_weights:
+            # seed 001's margin is that of w itself in the l1 ball (Definition 1): w near 0 is
+            # optimal when the data are not separable, and normalizing it would not be
+            margin = soft_margin(result.columns @ (w / max(1.0, float(np.abs(w).sum()))), nu)
+        elif np.abs(w).sum() > 0:
             margin = soft_margin(result.columns @ (w / np.abs(w).sum()), nu)
-        elif f.capabilities.signed_weights:
-            margin = 0.0  # seed 001's w = 0 (optimal when the data are not separable): margins 0
         else:
             return -math.inf, slack, False, "the output weights are all zero"
         eps = float(f.eps)

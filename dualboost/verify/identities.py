@@ -57,7 +57,8 @@ from .checks import FAIL, NA, PASS, DualityChecks, Row, StepFailed, _err, scaled
 from .instances import DualityCase, Instance
 
 __all__ = ["Context", "Identity", "IDENTITIES", "ValueMap", "identity_by_id", "markdown_table",
-           "run_identities", "same", "signed_to_pair", "simplex", "times", "with_negations"]
+           "run_identities", "same", "signed_to_pair", "signed_to_simplex_pair", "simplex",
+           "times", "with_negations"]
 
 
 # -- the context a mapping is a function of -----------------------------------------------------
@@ -147,7 +148,27 @@ def signed_to_pair(w: np.ndarray, ctx: Context) -> np.ndarray:
 
 
 def _no_weights(case: DualityCase) -> bool:
+    return case.sample_weight is None and not case.signed_only
+
+
+def _signed_rows(case: DualityCase) -> bool:
+    """The cases of seed 001's rows: no sample weights, the signed-weight case included."""
     return case.sample_weight is None
+
+
+def signed_to_simplex_pair(w: np.ndarray, ctx: Context) -> np.ndarray:
+    """Signed weights with ||w||_1 <= 1 on U as a distribution on ``[U, -U]``: the pair
+    ``[max(w, 0), max(-w, 0)]`` plus the missing mass (1 - ||w||_1)/2 on column 0 and on its
+    negation, which cancel in every margin (seed 001's w = 0 is the thesis's 0.5 h - 0.5 h)."""
+    pair = signed_to_pair(w, ctx)
+    rest = max(1.0 - float(pair.sum()), 0.0)
+    pair[0] += rest / 2
+    pair[pair.size // 2] += rest / 2
+    return pair / pair.sum()
+
+
+def _floor_nu(ctx: Context) -> int:
+    return max(1, int(math.floor(ctx.nu + 1e-12)))
 
 
 # -- a row ---------------------------------------------------------------------------------------
@@ -331,6 +352,67 @@ IDENTITIES: list[Identity] = [
         w_map=lambda w, c: np.concatenate([[1.0 - float(np.sum(w))], np.asarray(w, float)]),
         w_text="w′ = [1 − Σw, w]",
         right_columns=lambda U, c: np.hstack([np.zeros((U.shape[0], 1)), U])),
+    # -- seed 001's relaxation family (formulations/sss_*.py): signed w, ||w||_1 <= 1 ----------
+    Identity(
+        "I8", "sss_soft_margin = lpboost over [U, -U]",
+        "`sss_soft_margin` ≡ `lpboost` over the columns and their negations [U, −U]",
+        "seed 001 Eq. 2, Eq. 6, Corollary 5 (its cap is 1/ν); thesis (2.2), (2.3)",
+        "sss_soft_margin", "lpboost",
+        lambda c: {"nu": c.nu, "eps": c.eps},
+        lambda c: {"nu": c.left.nu},
+        "same ν (a count; seed 001's cap ν′ = 1/ν); columns [U, −U]",
+        w_map=signed_to_simplex_pair,
+        w_text="w′ = [w₊, w₋] (+ cancelling mass (1 − ‖w‖₁)/2 on ±u¹)",
+        right_columns=with_negations, when=_signed_rows),
+    Identity(
+        "I9", "sss_topk = sss_soft_margin at nu = k",
+        "`sss_topk` (k) ≡ `sss_soft_margin` at ν = k",
+        "seed 001 Corollary 5: AvgMin_k = the hinge soft margin with the cap 1/k",
+        "sss_topk", "sss_soft_margin",
+        lambda c: {"k": _floor_nu(c), "eps": c.eps},
+        lambda c: {"nu": float(c.left.k)},
+        "k = ⌊ν⌋ of the case; ν′ = k (seed 001: ν = 1/k)",
+        w_map=same, w_text="same signed w", when=_signed_rows),
+    Identity(
+        "I10", "sss_smoothed_soft = erlpboost at eta = 1/beta over [U, -U]",
+        "`sss_smoothed_soft` (ν, β) ≡ `erlpboost` (ν, η = 1/β, uniform d⁰) over [U, −U]",
+        "seed 001 catalogue F8 (R5-cap), Eq. 8; thesis (3.6), (3.10)",
+        "sss_smoothed_soft", "erlpboost",
+        lambda c: {"nu": c.nu, "eps": c.eps},
+        lambda c: {"nu": c.left.nu, "eta": 1.0 / c.left.beta},
+        "same ν, η = 1/β, d⁰ uniform; columns [U, −U]",
+        value_text="P′ = P (h = Δ(d, 1/N) includes ln N; Σ d ln d alone would shift by β ln N)",
+        w_map=signed_to_simplex_pair, w_text="w′ = [w₊, w₋] (+ cancelling mass)",
+        right_columns=with_negations, when=_signed_rows),
+    Identity(
+        "I11", "sss_smoothed_hard = erlpboost at nu = 1, eta = 1/beta over [U, -U]",
+        "`sss_smoothed_hard` (β) ≡ `erlpboost` (ν = 1, η = 1/β, uniform d⁰) over [U, −U]",
+        "seed 001 catalogue F7 (R4), §5.1; thesis (3.6), (3.10)",
+        "sss_smoothed_hard", "erlpboost",
+        lambda c: {"eps": c.eps},
+        lambda c: {"nu": 1.0, "eta": 1.0 / c.left.beta},
+        "ν = 1, η = 1/β, d⁰ uniform; columns [U, −U]",
+        w_map=signed_to_simplex_pair, w_text="w′ = [w₊, w₋] (+ cancelling mass)",
+        right_columns=with_negations, when=_signed_rows),
+    Identity(
+        "I12", "sss_norm_ball at p = inf = sss_soft_margin",
+        "`sss_norm_ball` at p = ∞ ≡ `sss_soft_margin` (same ν)",
+        "seed 001 Example 1, catalogue F4 (p = ∞ is F2)",
+        "sss_norm_ball", "sss_soft_margin",
+        lambda c: {"p": "inf", "nu": c.nu, "eps": c.eps},
+        lambda c: {"nu": c.left.nu},
+        "p = ∞: the radius ν^(1/p − 1) = 1/ν is the cap",
+        w_map=same, w_text="same signed w", when=_signed_rows),
+    Identity(
+        "I13", "sss_hard_margin + weight = sss_norm_penalty at p = 1",
+        "`sss_hard_margin` plus the weight ≡ `sss_norm_penalty` at p = 1",
+        "seed 001 Example 2, catalogue F5 (R3-ℓ1: ‖d‖₁ = 1 on the simplex)",
+        "sss_hard_margin", "sss_norm_penalty",
+        lambda c: {"eps": c.eps},
+        lambda c: {"p": "1", "weight": 0.3, "eps": c.eps},
+        "no penalty ↦ p = 1, weight 0.3",
+        value=ValueMap(1.0, 0.3), value_text="P′ = P + weight",
+        w_map=same, w_text="same signed w", when=_signed_rows),
 ]
 
 

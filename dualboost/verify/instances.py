@@ -13,7 +13,10 @@ Presets (``--instances``):
   tiny boosting run on a pool of 24 random +-1 hypotheses (nu = 2, eps = 0.2, non-uniform d0);
   the nu = 3.5 case builds a formulation's other numeric parameters (Tsallis's q) off their
   defaults; for the formulations that declare ``sample_weight``, a case nu = 3.3 with integer
-  weights in {1, 2, 3} and the default prior (check W1 against the repeated rows).
+  weights in {1, 2, 3} and the default prior (check W1 against the repeated rows); for the
+  formulations with signed weights (seed 001's l1 ball, ``capabilities.signed_weights``), whose
+  class holds every column's negation, a case nu = 3.5 on 6 columns without the constant one
+  (separable with a small margin, caps binding, other parameters off default).
   About 1-3 s per formulation.
 * ``random[:SEED]``: N = 40, 8 random continuous columns plus a duplicate and a constant column;
   cases nu = 1 (uniform d0), nu = 5.5 (non-uniform d0, binding caps) and nu = N (the capped
@@ -66,6 +69,21 @@ class DualityCase:
     #: build with each extra numeric parameter (Tsallis's q) off its default: a formula that
     #: agrees only at the default (q/(1-q) = (1-q)/q at q = 1/2) is caught elsewhere
     vary_params: bool = False
+    #: run only for formulations with signed weights (``capabilities.signed_weights``, seed
+    #: 001's l1 ball): their class has every column's negation, so the instances' constant
+    #: column -0.95 would fix every margin at 0.95 and hide the rest of the model
+    signed_only: bool = False
+
+
+def _signed_columns(seed: int, N: int = 12) -> np.ndarray:
+    """Columns without a constant one, separable with a small margin by a signed w, two hard
+    examples on which the caps bind at nu = 3.5 (drawn from their own generator)."""
+    rng = np.random.default_rng(seed + 102)
+    U = rng.uniform(-1, 1, size=(N, 6))
+    U[:, :3] = np.clip(U[:, :3] + 0.6, -1, 1)
+    U[:2] = rng.uniform(-0.5, -0.2, size=(2, 6))
+    U[:2, 0] = 0.15
+    return U
 
 
 @dataclass
@@ -137,7 +155,10 @@ def quick_instance(seed: int = 0) -> Instance:
              # nu' = nu sum(s)/N = 6.6 is not an integer: the weighted soft margin's rho is
              # unique (at an integer the caps sum to 1 exactly and rho is a whole interval)
              DualityCase("nu=3.3, integer sample weights, default d0", U, 3.3, None, seed,
-                         caps_should_bind=True, sample_weight=weights)]
+                         caps_should_bind=True, sample_weight=weights),
+             DualityCase("nu=3.5, no constant column (signed w only), caps bind, other "
+                         "parameters off default", _signed_columns(seed), 3.5, d0, seed,
+                         caps_should_bind=True, vary_params=True, signed_only=True)]
     runs = [_finite_run("run: 24-hypothesis pool, nu=2, eps=0.2, d0 non-uniform", pool,
                         labels, 2.0, 0.2, run_d0, seed, max_iter=60)]
     return Instance(f"quick:{seed}" if seed else "quick", cases, runs)
