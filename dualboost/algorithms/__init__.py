@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import DualBoostInputError
 from .base import Algorithm, Claim, Output, run_loop
+from .corrective import CorrectiveBinaryERLPBoost, CorrectiveERLPBoost, SSSAlgorithm
 from .frank_wolfe import FrankWolfeAlgorithm, MLPBoostAlgorithm
 from .shen_li_cg import AdaBoostCG, LogitBoostCG
 from .softboost import SoftBoostAlgorithm
@@ -19,7 +20,8 @@ from .totally_corrective import LPBoostAlgorithm, RegularizedAlgorithm
 ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls for cls in (LPBoostAlgorithm, RegularizedAlgorithm, SoftBoostAlgorithm,
                               AdaBoost, ArcGv, FrankWolfeAlgorithm, MLPBoostAlgorithm,
-                              AdaBoostCG, LogitBoostCG)
+                              AdaBoostCG, LogitBoostCG,
+                              SSSAlgorithm, CorrectiveERLPBoost, CorrectiveBinaryERLPBoost)
 }
 
 
