@@ -980,11 +980,67 @@ SHEN_LI = [
        "(31)'s regularizer as one sum", "pass"),
 ]
 
+# -- algorithm variants (tests/test_corrective.py) ------------------------------------------
+# Textual edits of dualboost/algorithms/corrective.py (``source`` is that path). Each variant
+# is run on a real instance and must make at least one of the run's checks fail (the claims
+# V3-V14 of docs/corrective.md, A1, G1): the claims live in corrective_claims.py, which the
+# variants leave alone. ``instance`` in the description's brackets names the run
+# (tests/test_corrective.py: MUTANT_RUNS).
+CO = "dualboost/algorithms/corrective.py"
+
+CORRECTIVE_MUTATIONS = [
+    _m("co_step_double", CO,
+       "alpha = min(1.0, max(0.0, self.sigma * g / (L * L))) if L > 0 else 0.0",
+       "alpha = min(1.0, max(0.0, 2.0 * self.sigma * g / (L * L))) if L > 0 else 0.0",
+       "[corrective_erlpboost] a wrong step size: twice the short step"),
+    _m("co_step_unsquared", CO,
+       "alpha = min(1.0, max(0.0, self.sigma * g / (L * L))) if L > 0 else 0.0",
+       "alpha = min(1.0, max(0.0, self.sigma * g / L)) if L > 0 else 0.0",
+       "[corrective_erlpboost] Alg. 4.1 (b) as printed: ||x||_inf unsquared"),
+    _m("co_sss_beta", CO,
+       "self.beta = float(f.eps) / (2.0 * math.log(N))",
+       "self.beta = float(f.eps) / math.log(N)",
+       "[sss] a wrong beta: eps/ln N instead of eps/(2 ln N) (Figure 1)"),
+    _m("co_eta_scale", CO,
+       "self._sigma_over_eta = sigma / float(f.eta)",
+       "self._sigma_over_eta = sigma / (0.25 * float(f.eta))",
+       "[corrective_erlpboost] a wrong smoothing in the step: sigma/(eta/4)"),
+    _m("co_no_forced_first", CO,
+       "    forced_first_step = True\n",
+       "    forced_first_step = False\n",
+       "[corrective_erlpboost] w^1 from the short step instead of e_(h^1) (sum w < 1 forever)"),
+    _m("co_sss_paper_stop", CO,
+       "        if gap <= eps:\n",
+       "        if g <= eps:\n",
+       "[sss_paper] the paper's unfixed test g_t <= eps in place of the certified gap"),
+    _m("co_lower_overstated", CO,
+       "return fast_soft_margin(self.z, self.nu, self.sample_weight) / total",
+       "return fast_soft_margin(self.z, float(self.N), self.sample_weight) / total",
+       "[corrective_erlpboost] the bracket's lower end is the mean margin (nu = N): it "
+       "overstates the soft margin"),
+    _m("co_sss_map_beta", CO,
+       "        c = self.lam + self.beta\n",
+       "        c = self.lam + 0.25 * self.beta\n",
+       "[sss] d_t from the relaxation smoothed by beta/4 while the step uses beta"),
+    _m("co_step_tiny", CO,
+       "alpha = min(1.0, max(0.0, self.sigma * g / (L * L))) if L > 0 else 0.0",
+       "alpha = 0.01 * min(1.0, max(0.0, self.sigma * g / (L * L))) if L > 0 else 0.0",
+       "[sss_coarse] a hundredth of the short step"),
+    _m("co_stop_late", CO,
+       "        if gap <= eps:\n",
+       "        if gap <= eps and t > 2000:\n",
+       "[sss_coarse] a stopping test that waits past the bound (T > 64 ln(N)/eps^2)"),
+    _m("co_bisection_loose", CO,
+       "            if abs(value) <= 1e-13 or hi - lo <= 1e-15 * max(1.0, abs(beta)):",
+       "            if abs(value) <= 1e-2 or hi - lo <= 1e-15 * max(1.0, abs(beta)):",
+       "[corrective_binary_erlpboost] Alg. 4.4 stopped at |sum d - 1| <= 1e-2"),
+]
+
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
                              + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS + SSS_FAMILY
                              + SHEN_LI_MORE + SHEN_LI)
 
-_ids = [m.id for m in MUTATIONS]
+_ids = [m.id for m in MUTATIONS + CORRECTIVE_MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"
 
 
