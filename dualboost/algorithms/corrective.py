@@ -211,9 +211,12 @@ class _Corrective(Algorithm):
         record.solved = True
         return record
 
+    #: output w / sum(w) (on the simplex; its soft margin is at least w's when positive)
+    normalize_output = True
+
     def output(self) -> Output:
         total = float(self.w.sum())
-        weights = self.w / total if total > 0 else self.w.copy()
+        weights = self.w / total if total > 0 and self.normalize_output else self.w.copy()
         rec = self.last_record
         dual = self.point.dual if rec is None else float(rec.dual)
         return Output(weights=weights, point={"w": weights}, d=self.d,
@@ -295,6 +298,25 @@ def _capped_entropy_point(z: np.ndarray, c: float, kappa: np.ndarray | float, co
     return d, from_d, from_scale, proj.log_scale
 
 
+def _is_relaxation(formulation) -> bool:
+    """A relaxation of seed 001's family (formulations/sss_*.py): it gives Figure 1's smoothed
+    map and value at margins z (``smoothed_value``), its relaxed margin and F(d)."""
+    cls = formulation if isinstance(formulation, type) else type(formulation)
+    return all(callable(getattr(cls, name, None))
+               for name in ("smoothed_value", "relaxed_margin", "penalty"))
+
+
+def _margin_count(formulation) -> float:
+    """The count nu of the soft margin (2.2) a relaxation's bracket is stated at: its cap 1/nu
+    (seed 001 F2, F8), 1/k (F3), else 1 (the hard margin)."""
+    catalogue = getattr(formulation, "catalogue", "")
+    if catalogue in ("F2", "F8"):
+        return float(formulation.nu)
+    if catalogue == "F3":
+        return float(formulation.k)
+    return 1.0
+
+
 def _is_class(formulation, module: str, name: str) -> bool:
     import importlib
 
@@ -324,12 +346,15 @@ class SSSAlgorithm(_Corrective):
 
     @classmethod
     def unsupported(cls, formulation):
+        if _is_relaxation(formulation):
+            return None
         if _is_class(formulation, "formulations.erlpboost", "ERLPBoost"):
             return None
         if _is_class(formulation, "formulations.lpboost", "LPBoost"):
             return None
-        return ("Figure 1 needs the smoothed relaxation's map d(w) in closed form: it runs "
-                "lpboost (the capped simplex, seed 001 F2) and erlpboost (F8)")
+        return ("Figure 1 needs the smoothed relaxation's map d(w): it runs lpboost (the capped "
+                "simplex, seed 001 F2), erlpboost (F8) and the relaxations sss_* (their "
+                "smoothed_value)")
 
     def __init__(self, formulation, **kwargs):
         f = formulation
@@ -337,12 +362,21 @@ class SSSAlgorithm(_Corrective):
         if N < 2:
             raise DualBoostInputError("sss needs N >= 2 examples (beta = eps/(2 ln N))")
         self.beta = float(f.eps) / (2.0 * math.log(N))
-        self.regularized = _is_class(f, "formulations.erlpboost", "ERLPBoost")
+        #: a relaxation of seed 001 (formulations/sss_*.py): its own smoothed map and values
+        self.relaxation = _is_relaxation(f)
+        self.regularized = (not self.relaxation
+                            and _is_class(f, "formulations.erlpboost", "ERLPBoost"))
         # Omega(d) = lam Delta(d, d0) + beta (sum d ln d + ln N): c = lam + beta multiplies
         # sum d ln d, kappa = lam ln d0 (the prior's pull), const = beta ln N
         self.lam = 1.0 / float(f.eta) if self.regularized else 0.0
         self.log_d0 = np.log(np.asarray(f.d0, dtype=float)) if self.regularized else 0.0
         super().__init__(f, **kwargs)
+        if self.relaxation:
+            # the soft-margin bracket at the relaxation's cap count (F2: nu, F3: k), else the
+            # hard margin (nu = 1); the relaxation's own gap decides the stop
+            self.nu = _margin_count(f)
+            # its value is stated for ||w||_1 <= 1 and need not be homogeneous: w_t as it is
+            self.normalize_output = False
 
     @property
     def sigma(self) -> float:
@@ -352,6 +386,15 @@ class SSSAlgorithm(_Corrective):
         return self.formulation.cap_vector
 
     def _distribution(self, z):
+        if getattr(self, "relaxation", False):
+            f = self.formulation
+            # D_beta(w) = <d_t, z> + F(d_t) + beta h(d_t) at d_t = argmin (seed 001 §3.2-3.3):
+            # a closed form where the catalogue has one, else a Bregman-proximal step by cvxpy
+            value, d = f.smoothed_value(z, self.beta)
+            d = np.asarray(d, dtype=float)
+            return _Point(d=d, omega=float(value) - float(d @ z), dual=float(value),
+                          target_dual=float(f.relaxed_margin(z)),
+                          target_f=float(f.penalty(d)))
         nu = self.nu
         c = self.lam + self.beta
         d, from_d, from_scale, self._scale = _capped_entropy_point(
@@ -382,9 +425,9 @@ class SSSAlgorithm(_Corrective):
                         f"guarantees only 1.5 eps, seed 001 §3.7); certified gap "
                         f"{record.certified_gap:.3g}")
             return None
-        if self.regularized:
-            # the relaxation F8's certified gap: min_s (u_s . d_s + lam Delta(d_s, d0)) minus
-            # its dual at w_t
+        if self.regularized or self.relaxation:
+            # the relaxation's certified gap: min_s (u_s . d_s + F(d_s)) minus its value at
+            # w_t (for erlpboost F8: F = lam Delta(d, d0) and the erlpboost dual)
             gap = self.best_target_upper - float(record.diagnostics["target_dual"])
         else:
             gap = record.certified_gap

@@ -188,7 +188,20 @@ def corrective_claims(name: str, result, formulation, tol: float) -> list[Claim]
 
     # V14: the stop, certified from the output alone: min edge - softmargin(w) <= eps_eff
     eps_eff = _eps_effective(name, stop, formulation)
-    if result.columns.shape[1] == 0 or not history:
+    relaxation = all(callable(getattr(formulation, m, None))
+                     for m in ("smoothed_value", "relaxed_margin", "penalty"))
+    if relaxation and result.columns.shape[1] and history:
+        # a relaxation of seed 001: its certified gap, min_s (u_s.d_s + F(d_s)) (recorded) minus
+        # its relaxed margin at the output weights (recomputed here)
+        upper = float((history[-1].diagnostics or {}).get("target_upper", math.nan))
+        lower = float(formulation.relaxed_margin(result.columns @ np.asarray(result.weights)))
+        value = upper - lower
+        ok = value <= float(formulation.eps) + tol if result.success and stop == "gap" else None
+        out.append(Claim("V14", "stop certified: min_s (u_s.d_s + F(d_s)) - relaxed margin(w^T) "
+                         "<= eps", f"{REF} V14; seed 001 §3.7 fix (b)", value, ok,
+                         f"relaxed margin {lower:.8g}, upper {upper:.8g}" if ok is not None
+                         else f"status {result.status}, {stop} rule", tol))
+    elif result.columns.shape[1] == 0 or not history:
         out.append(Claim("V14", "stop: min_t u_t.d_t - soft margin(w^T)", f"{REF} V14", None,
                          None, "the output keeps no hypothesis"))
     else:
