@@ -1031,8 +1031,8 @@ CORRECTIVE_MUTATIONS = [
        "        if gap <= eps and t > 2000:\n",
        "[sss_coarse] a stopping test that waits past the bound (T > 64 ln(N)/eps^2)"),
     _m("co_bisection_loose", CO,
-       "            if abs(value) <= 1e-13 or hi - lo <= 1e-15 * max(1.0, abs(beta)):",
-       "            if abs(value) <= 1e-2 or hi - lo <= 1e-15 * max(1.0, abs(beta)):",
+       "            if abs(value) <= 1e-13:\n",
+       "            if abs(value) <= 1e-2:\n",
        "[corrective_binary_erlpboost] Alg. 4.4 stopped at |sum d - 1| <= 1e-2"),
 ]
 

@@ -552,9 +552,10 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
         return expit(self._logit_a - self.formulation.eta * (z + beta)) / self.nu
 
     def _find_beta(self, z) -> float:
-        """Alg. 4.4: a bracket [lo, hi] with s(lo) >= 1 >= s(hi) (s(beta) = sum d(beta) is
-        decreasing), found by doubling steps from the last beta, then bisection, with a Newton
-        step instead of the midpoint when it lands inside the bracket; until |s - 1| <= 1e-13."""
+        """Alg. 4.4 safeguarded by Newton: from the last beta, a Newton step on s(beta) - 1
+        (s(beta) = sum d(beta), decreasing) whenever it lands inside the bracket [lo, hi] known
+        so far, else the midpoint (bisection) or, while one end is still open, a doubling step
+        away from it (the bracketing); until |s - 1| <= 1e-13."""
         eta = float(self.formulation.eta)
 
         def excess(beta: float) -> tuple[float, np.ndarray]:
@@ -564,34 +565,26 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
 
         beta = self._beta_hint
         value, d = excess(beta)
-        lo, hi = -math.inf, math.inf
+        lo, hi = -math.inf, math.inf  # s(lo) > 1 > s(hi) once finite
         step = 1.0 / eta
-        # the bracket by doubling steps (printed with inverted tests; corrected)
-        for _ in range(200):
+        for _ in range(400):
             if abs(value) <= 1e-13:
                 break
             if value > 0:
                 lo = beta
-                if math.isfinite(hi):
-                    break
-                beta = lo + step
             else:
                 hi = beta
-                if math.isfinite(lo):
-                    break
-                beta = hi - step
-            step *= 2.0
-            value, d = excess(beta)
-        for _ in range(200):
-            if abs(value) <= 1e-13 or hi - lo <= 1e-15 * max(1.0, abs(beta)):
+            if hi - lo <= 1e-15 * max(1.0, abs(beta)):
                 break
-            if value > 0:
-                lo = beta
-            else:
-                hi = beta
-            slope = -eta * float(d @ (1.0 - self.nu * d))
+            slope = -eta * float(d @ (1.0 - self.nu * d))  # s'(beta) < 0
             newton = beta - value / slope if slope < 0 else math.nan
-            beta = newton if lo < newton < hi else 0.5 * (lo + hi)
+            if lo < newton < hi:  # from the last beta: ~3 evaluations a step, warm
+                beta = newton
+            elif math.isfinite(lo) and math.isfinite(hi):  # Alg. 4.4's bisection
+                beta = 0.5 * (lo + hi)
+            else:  # Alg. 4.4's bracketing (printed with inverted tests): double the step
+                step *= 2.0
+                beta = lo + step if value > 0 else hi - step
             value, d = excess(beta)
         self._beta_hint = beta
         return beta
