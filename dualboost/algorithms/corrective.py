@@ -463,6 +463,9 @@ class CorrectiveERLPBoost(_Corrective):
     @classmethod
     def unsupported(cls, formulation):
         klass = formulation if isinstance(formulation, type) else type(formulation)
+        if _is_relaxation(klass):
+            return ("seed 001's relaxations (sss_*) run with --algorithm sss, Figure 1 (their "
+                    "edges are two-sided: |u.d|)")
         if klass.capabilities.primal_form != "regularized":
             return ("Alg. 4.1's step needs a regularized primal max_q u^q.d + (1/eta) R(d) "
                     "(dualboost.regularized) with its best response d(w)")
@@ -500,9 +503,13 @@ class CorrectiveERLPBoost(_Corrective):
             return _Point(d=d, omega=from_d - float(z @ d), dual=from_scale)
         cert = f.best_response(z[:, None], np.ones(1))
         d = cert.d
-        # primal_value = z . d + R(d)/eta (R from d); dual_value = Theta(w, psi, beta) (R*)
-        return _Point(d=d, omega=float(cert.primal_value) - float(z @ d),
-                      dual=float(cert.dual_value))
+        # Omega(d) = R(d)/eta from d (the member's numpy R), D = Theta(w, psi, beta) from R*
+        # (the certificate's dual side); the certificate's primal side is max |edge| + R/eta
+        # for a formulation with two-sided edges (seed 001's signed w), not z . d + R/eta
+        value = getattr(f, "regularizer_value", None)
+        omega = (float(value(d)) / float(f.eta) if callable(value)
+                 else float(cert.primal_value) - float(z @ d))
+        return _Point(d=d, omega=omega, dual=float(cert.dual_value))
 
     def _stop(self, t, record):
         eps = self.eps
