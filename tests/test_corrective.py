@@ -270,3 +270,26 @@ def test_estimator_takes_the_corrective_algorithms(cancer):
     assert clf.algorithm_ == "sss"
     assert clf.result_.soft_margin >= full[NU_FRAC] - EPS
     assert (clf.predict(data.X) == data.y).mean() > 0.9
+
+
+@pytest.mark.parametrize("formulation, params", [("sss_soft_margin", {"nu": NU_FRAC}),
+                                                 ("sss_hard_margin", {}),
+                                                 ("sss_smoothed_soft", {"nu": NU_FRAC})])
+def test_sss_runs_seed_001s_relaxations(cancer, formulation, params):
+    """Figure 1 on the relaxation files themselves (their smoothed map and relaxed margin); on
+    F2 its soft margin is within eps of the whole-class LP, and every claim passes."""
+    data, full = cancer
+    given = {k: v * data.N for k, v in params.items()}
+    result = run(data.X, data.y, formulation=formulation, algorithm="sss", eps=0.1,
+                 params=given, max_iter=50_000)
+    assert result.success, result.message
+    f = load_formulation(formulation)(data.N, eps=0.1, **given)
+    rows = run_rows(result, f, TOL, full[NU_FRAC] if "nu" in params else None)
+    assert not failing(rows), failing(rows)
+    passed = {r.id for r in rows if r.status == PASS}
+    assert {"V3", "V4", "V5", "V6", "V12", "V13", "V14"} <= passed, passed
+    w = np.asarray(result.weights)
+    assert np.all(w >= 0) and w.sum() <= 1 + 1e-12  # seed 001's ||w||_1 <= 1, as it is
+    if formulation == "sss_soft_margin":
+        margin = soft_margin(result.columns @ (w / w.sum()), NU_FRAC * data.N)
+        assert margin >= full[NU_FRAC] - 0.1
