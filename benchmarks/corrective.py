@@ -153,8 +153,13 @@ def main(argv: list[str] | None = None) -> int:
             for eps in epss:
                 label = f"{name} nu/N={frac:g} eps={eps:g}"
                 for algorithm in algorithms:
-                    runs = [one_run(data, algorithm, frac, eps, args)
-                            for _ in range(args.repeat)]
+                    try:
+                        runs = [one_run(data, algorithm, frac, eps, args)
+                                for _ in range(args.repeat)]
+                    except Exception as exc:  # noqa: BLE001 - one failed run, not the table
+                        print(f"{label:<32} {algorithm:<28} ERROR {type(exc).__name__}: {exc}",
+                              flush=True)
+                        continue
                     row = dict(runs[-1])
                     for key in ("seconds", "oracle_seconds", "own_seconds", "oracle_ms_per_it",
                                 "own_ms_per_it"):

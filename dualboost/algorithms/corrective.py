@@ -277,7 +277,12 @@ def _capped_entropy_point(z: np.ndarray, c: float, kappa: np.ndarray | float, co
     the last scale, for :func:`_warm_projection`."""
     logits = kappa - z
     logits /= c
+    if not np.all(np.isfinite(logits)):
+        raise FloatingPointError(f"non-finite margins in the corrective step (c = {c:g})")
     proj = _warm_projection(logits, nu, warm) if cap is None else None
+    if proj is not None and not (math.isfinite(proj.log_scale)
+                                 and abs(float(proj.d.sum()) - 1.0) <= 1e-9):
+        proj = None  # never keep a doubtful one-pass result: project from scratch
     if proj is None:
         proj = capped_entropic_projection(logits, nu, cap=cap)
     d = proj.d
