@@ -590,13 +590,17 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
                 break
             slope = -eta * float(d @ (1.0 - self.nu * d))  # s'(beta) < 0
             newton = beta - value / slope if slope < 0 else math.nan
-            if lo < newton < hi:  # from the last beta: ~3 evaluations a step, warm
-                beta = newton
-            elif math.isfinite(lo) and math.isfinite(hi):  # Alg. 4.4's bisection
-                beta = 0.5 * (lo + hi)
-            else:  # Alg. 4.4's bracketing (printed with inverted tests): double the step
+            if math.isfinite(lo) and math.isfinite(hi):
+                # inside the bracket: Newton when it stays there, else Alg. 4.4's bisection
+                beta = newton if lo < newton < hi else 0.5 * (lo + hi)
+            else:
+                # Alg. 4.4's bracketing (printed with inverted tests): move towards the root
+                # by Newton's step, at most ``step``, which doubles (a far Newton step could
+                # land where every d_n underflows to 0 and s'(beta) = 0)
+                direction = 1.0 if value > 0 else -1.0
+                move = abs(newton - beta) if math.isfinite(newton) else step
+                beta += direction * min(move, step)
                 step *= 2.0
-                beta = lo + step if value > 0 else hi - step
             value, d = excess(beta)
         self._beta_hint = beta
         return beta
@@ -606,7 +610,11 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
         eta = float(f.eta)
         beta = self._find_beta(z)
         d = self._d(z, beta)
-        d = d / d.sum()  # the root's last 1e-13 of mass
+        total = float(d.sum())
+        if not abs(total - 1.0) <= 1e-9:
+            raise FloatingPointError(f"Alg. 4.4 did not find beta: sum d = {total!r} at "
+                                     f"beta = {beta!r}")
+        d = d / total  # the root's last 1e-13 of mass
         R = float(f.regularizer_value(d))
         # (3.26): Theta_B(w, beta) = -(1/eta) R*(-eta (z + beta)) - beta
         dual = -float(f.conjugate_value(-eta * (z + beta))) / eta - beta
