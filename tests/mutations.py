@@ -1030,10 +1030,10 @@ CORRECTIVE_MUTATIONS = [
        "        if gap <= eps:\n",
        "        if gap <= eps and t > 2000:\n",
        "[sss_coarse] a stopping test that waits past the bound (T > 64 ln(N)/eps^2)"),
-    _m("co_bisection_loose", CO,
-       "            if abs(value) <= 1e-13:\n",
-       "            if abs(value) <= 1e-2:\n",
-       "[corrective_binary_erlpboost] Alg. 4.4 stopped at |sum d - 1| <= 1e-2"),
+    _m("co_binary_dual_sign", CO,
+       "dual = -float(f.conjugate_value(-eta * (z + beta))) / eta - beta",
+       "dual = -float(f.conjugate_value(-eta * (z + beta))) / eta + beta",
+       "[corrective_binary_erlpboost] Theta_B (3.26) with +beta"),
 ]
 
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
