@@ -11,8 +11,12 @@ from typing import Any
 from ..result import IterationRecord
 from .common import can_encode, fmt
 
-# A plain progress line every PLAIN_EVERY iterations keeps CI logs short but alive.
+# A plain progress line every PLAIN_EVERY iterations keeps CI logs short but alive; past
+# PLAIN_ALL iterations at most one line per PLAIN_SECONDS (a corrective algorithm makes 1e5
+# iterations of a millisecond: 1e4 lines otherwise).
 PLAIN_EVERY = 10
+PLAIN_ALL = 100
+PLAIN_SECONDS = 1.0
 
 
 class Progress:
@@ -30,6 +34,7 @@ class Progress:
         self.start = time.perf_counter()
         self.last: IterationRecord | None = None
         self.last_time: float | None = None  # when the last record arrived
+        self.last_plain = -float("inf")  # when the last plain line was printed
         self.hypotheses = 0  # so far: one per solved step plus its extra columns
         self.live = None
         stream = sys.stderr
@@ -96,4 +101,8 @@ class Progress:
         if not self.enabled or self.interactive:
             return
         if record.t == 1 or record.t % PLAIN_EVERY == 0:
+            now = time.perf_counter()
+            if record.t > PLAIN_ALL and now - self.last_plain < PLAIN_SECONDS:
+                return
+            self.last_plain = now
             print(self.line(), file=sys.stderr, flush=True)
