@@ -187,7 +187,9 @@ class _Corrective(Algorithm):
                          "best_primal": self.best_primal, "target_dual": point.target_dual,
                          "target_upper": self.best_target_upper})
         self.last_record = record
-        message = self._stop(t, record)
+        # every rule is tested from t = 2 on: the output keeps at least one hypothesis (Figure 1
+        # may return w_1 = 0 when the optimum is <= eps: an empty combination here)
+        message = self._stop(t, record) if t > 1 else None
         if message is not None:
             self.done, self.status, self.message = True, "converged", message
             return record
@@ -201,6 +203,8 @@ class _Corrective(Algorithm):
             alpha = min(1.0, max(0.0, self.sigma * g / (L * L))) if L > 0 else 0.0
         record.diagnostics.update({"L": L, "step": alpha})
         j = self._column(u)
+        if not self.new_column:  # the loop keeps no second hypothesis (as Frank-Wolfe's)
+            record.diagnostics["reused"] = j
         self.w *= 1.0 - alpha
         self.w[j] += alpha
         z *= 1.0 - alpha  # in place: z is self.z
