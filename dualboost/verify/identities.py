@@ -53,7 +53,7 @@ import numpy as np
 from ..errors import DualBoostInputError
 from ..formulation import Certificate, Formulation
 from ..registry import available_formulations, load_formulation
-from .checks import FAIL, NA, PASS, DualityChecks, Row, StepFailed, _err, scaled
+from .checks import FAIL, NA, DualityChecks, Row, StepFailed, _err, guarded, scaled
 from .instances import DualityCase, Instance
 
 __all__ = ["Context", "Identity", "IDENTITIES", "ValueMap", "identity_by_id", "markdown_table",
@@ -528,18 +528,6 @@ def w_row(identity: Identity, ctx: Context, U_right: np.ndarray, left: Certifica
     return value, tolerance, value <= tolerance, detail
 
 
-def _guarded(rid: str, label: str, reference: str, fn: Callable[[], tuple]) -> Row:
-    try:
-        value, tolerance, ok, detail = fn()
-    except StepFailed as exc:
-        return Row(rid, label, reference, None, None, exc.status, f"not run: {exc}")
-    except Exception as exc:  # noqa: BLE001 - the verifier never crashes
-        return Row(rid, label, reference, None, None, FAIL, f"raised {_err(exc)}")
-    status = NA if ok is None else (PASS if ok else FAIL)
-    return Row(rid, label, reference, None if value is None else float(value),
-               None if tolerance is None else float(tolerance), status, detail)
-
-
 def _solve(f: Formulation, U: np.ndarray, tol: float, solver: str | None,
            log: Callable[[str], None]) -> tuple[Certificate | None, list[Row]]:
     """The certified optimum of f on U (the verifier's primal solve: accepted at gap tol/100,
@@ -626,11 +614,11 @@ def check_case(identity: Identity, instance: str, case: DualityCase, tol: float,
         return _Block(meta, problems + rows_all(NA,
                                                 f"n/a: no certified {identity.right} optimum"))
     rows = [
-        _guarded(identity.id, labels["value"], reference,
+        guarded(identity.id, labels["value"], reference,
                  lambda: value_row(identity, ctx, left_cert, right_cert, tol)),
-        _guarded(identity.id, labels["d"], reference,
+        guarded(identity.id, labels["d"], reference,
                  lambda: d_row(identity, ctx, U_right, left_cert, right_cert, tol)),
-        _guarded(identity.id, labels["w"], reference,
+        guarded(identity.id, labels["w"], reference,
                  lambda: w_row(identity, ctx, U_right, left_cert, right_cert, tol)),
     ]
     return _Block(meta, problems + rows)
