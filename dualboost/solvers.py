@@ -36,6 +36,12 @@ POW_ORDER: tuple[str, ...] = ("CLARABEL", "SCS")
 EXP_CAPABLE: tuple[str, ...] = ("CLARABEL", "ECOS", "SCS", "MOSEK", "COPT", "KNITRO")
 POW_CAPABLE: tuple[str, ...] = ("CLARABEL", "SCS", "MOSEK", "COPT")
 
+#: what a model of each kind needs, for messages ('exp' is every non-LP model without power
+#: cones: exponential and second-order cones, e.g. AdaBoost-QP's (41))
+CONE_TEXT: dict[str, str] = {"lp": "linear programs",
+                             "exp": "exponential-cone models or second-order-cone models",
+                             "pow": "power-cone models"}
+
 # Tight defaults: the verifier compares multipliers to 1e-6, so the solvers must do better.
 SOLVER_OPTIONS: dict[str, dict] = {
     "CLARABEL": {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10,
@@ -113,11 +119,10 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
             raise DualBoostInputError(
                 f"solver {forced!r} is not installed; available: {', '.join(available_solvers())}"
             )
-        capable, cone = ((EXP_CAPABLE, "exponential-cone") if kind == "exp" else
-                         (POW_CAPABLE, "power-cone") if kind == "pow" else (None, ""))
+        capable = {"exp": EXP_CAPABLE, "pow": POW_CAPABLE}.get(kind)
         if capable is not None and name not in capable:
             raise DualBoostInputError(
-                f"{name} cannot solve {cone} models such as this one "
+                f"{name} cannot solve {CONE_TEXT[kind]} such as this one "
                 f"(use one of {', '.join(s for s in capable if s in installed())})"
             )
         return [name]
@@ -126,6 +131,14 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
     if mosek_usable():
         order.insert(0, "MOSEK")
     return order
+
+
+def no_capable_solver(kind: str) -> str:
+    """One line for a model of ``kind`` that no installed solver can take."""
+    capable = {"lp": LP_ORDER, "exp": EXP_CAPABLE, "pow": POW_CAPABLE}[kind]
+    have = ", ".join(sorted(installed())) or "none"
+    return (f"no installed solver can solve {CONE_TEXT[kind]} such as this one (installed: "
+            f"{have}); install one of {', '.join(capable)} (e.g. pip install clarabel)")
 
 
 def solve(
@@ -147,7 +160,10 @@ def solve(
     """
     control = current()
     attempts: list[Attempt] = []
-    for name in order if order is not None else solver_order(kind, solver):
+    names = list(order if order is not None else solver_order(kind, solver))
+    if not names:  # say what is missing, not "no solver produced an accepted solution ()"
+        raise SolverFailure(no_capable_solver(kind))
+    for name in names:
         options = dict(SOLVER_OPTIONS.get(name, {}))
         if control is not None:
             control.check(f"the {name} solve")

@@ -73,7 +73,7 @@ class _ShenLiCG(RegularizedAlgorithm):
     def unsupported(cls, formulation):
         declared = getattr(_class_of(formulation), "cg_problem", None)
         if declared != cls.problem:
-            return (f"seed 002's {cls.reference} runs the {cls.problem} problem (a formulation "
+            return (f"{cls.reference} runs the {cls.problem} problem (a formulation "
                     f"declaring cg_problem = {cls.problem!r}: "
                     f"{'adaboost_l1' if cls.problem == 'adaboost' else 'logitboost_l1'})")
         return None
