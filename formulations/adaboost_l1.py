@@ -66,6 +66,10 @@ class AdaBoostL1(ERLPBoost):
     #: the problem seed 002's AdaBoost-CG (Algorithm 2) runs
     cg_problem = "adaboost"
     supports_sample_weight = False
+    #: T is the problem's own parameter (eta = 1/T is fixed by it), not an accuracy knob: a run
+    #: with erlpboost's algorithm certifies (15), not a soft margin (no empty-guarantee warning
+    #: whose remedy, a larger eta, the user cannot apply)
+    promises_soft_margin = False
     pinned = (fixed(NU, 1.0),)
 
     def __init_subclass__(cls, **kwargs):
