@@ -43,6 +43,10 @@ WRONG_PARAMS = {
     # seed 002: the squared hinge's eta without the factor p = 2; the costs' prior dropped
     # (uniform d0); the exp loss's eta = T instead of 1/T
     "I31": lambda c: {"eta": c.left.D * c.N},
+    # the l_p hinge's D halved (the coefficient 1/(2D) instead of 1/(4D)); the hinge's caps
+    # moved (nu = 1/D + 1.5: another soft margin)
+    "I32": lambda c: {"D": 0.5 * c.left.D},
+    "I33": lambda c: {"nu": 1.0 / c.left.D + 1.5},
     "I34": lambda c: {"d0": np.full(c.N, 1.0 / c.N)},
     "I35": lambda c: {"eta": c.left.T},
     # eta = T instead of 1/T; T moved (the unused budget's problem is another one)

@@ -310,6 +310,22 @@ IDENTITIES: list[Identity] = [
         "η = 2DN (η = (pDN)^{q−1}/(q−1) at p = q = 2), ν = 1, uniform d⁰; (27)'s value is "
         "P + 1/(4DN)"),
     Identity(
+        "I32", "lpboost_phinge at p = 2 = lpboost_sqhinge, same D",
+        "`lpboost_phinge` at p = 2 ≡ `lpboost_sqhinge` (the squared hinge (27)), same D",
+        "seed 002 (27), (28) at p = q = 2: c_p = 1/(4D), η = (pDN)^{q−1}/(q−1) = 2DN",
+        "lpboost_phinge", "lpboost_sqhinge",
+        lambda c: {"p": 2.0, "D": 3.0 / c.N, "eps": c.eps},
+        lambda c: {"D": c.left.D, "eps": c.eps},
+        "same D (both η = 2DN, ν = 1, uniform d⁰); (27)'s value is P + 1/(4DN) on both"),
+    Identity(
+        "I33", "lpboost_hinge (D) = lpboost at nu = 1/D",
+        "`lpboost_hinge` (the hinge (21)/(22), p = 1) ≡ `lpboost` at ν = 1/D",
+        "seed 002 (21), (22): the caps u ≤ D are d ≤ 1/ν; thesis (2.2), (2.3)",
+        "lpboost_hinge", "lpboost",
+        lambda c: {"D": 1.0 / c.nu, "eps": c.eps},
+        lambda c: {"nu": 1.0 / c.left.D, "eps": c.eps},
+        "ν = 1/D (D = 1/ν of the case: D ∈ [1/N, 1] is ν ∈ [1, N]); u = d, r = γ, ρ = −β"),
+    Identity(
         "I34", "adaboost_l1_cost = erlpboost, nu = 1, eta = 1/T, d0 = c/sum c",
         "`adaboost_l1_cost` (costs c) ≡ `erlpboost` with d⁰ = c/Σc and ν = 1",
         "seed 002 (5), (10), (15) weighted (Sec. 5, [40]); thesis (3.6)",
