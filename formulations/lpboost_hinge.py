@@ -57,6 +57,11 @@ class HingeLPBoost(LPBoost):
         self.nu = min(float(self.N), max(1.0, 1.0 / self.D))
         super()._check()
 
+    @classmethod
+    def params_for_nu(cls, N: int, nu: float) -> dict:
+        """D = 1/nu: the verifier's cases (a cap count nu) checked at their own caps."""
+        return {"D": 1.0 / float(nu)}
+
     def parameters(self) -> dict:
         return {**super().parameters(), "nu": self.nu}
 

@@ -1036,9 +1036,70 @@ CORRECTIVE_MUTATIONS = [
        "[corrective_binary_erlpboost] Theta_B (3.26) with +beta"),
 ]
 
+# -- seed 002's hinge (21)/(22) and squared hinge (27) with their own D; D5 solves the seed's
+# w-domain problem as printed --------------------------------------------------------------------
+LH, SQ = "lpboost_hinge.py", "lpboost_sqhinge.py"
+
+SHEN_LI_HINGE = [
+    # lpboost_hinge: lpboost with nu = 1/D
+    _m("sl_lh_nu_DN", LH,
+       "self.nu = min(float(self.N), max(1.0, 1.0 / self.D))",
+       "self.nu = min(float(self.N), max(1.0, self.D * self.N))",
+       "u <-> d map: the cap count nu = D N (D read as a fraction), not 1/D"),
+    _m("sl_lh_nu_off_by_one", LH,
+       "self.nu = min(float(self.N), max(1.0, 1.0 / self.D))",
+       "self.nu = min(float(self.N), max(1.0, 1.0 / self.D + 1.0))",
+       "the caps 1/(1/D + 1) instead of D (budget: another soft margin)"),
+    _m("sl_lh_seed_sign", LH, "        return -value\n", "        return value\n",
+       "seed_objective: Opt(21) with the wrong sign"),
+    _m("sl_lh_seed_penalty_inverted", LH,
+       "cp.Minimize(self.D * cp.sum(xi) - rho)", "cp.Minimize(cp.sum(xi) / self.D - rho)",
+       "(21) with the penalty sum(xi)/D (the caps 1/D and the price D swapped)"),
+    _m("sl_lh_seed_slack_sign", LH,
+       "[U @ w >= rho - xi, cp.sum(w) == 1]", "[U @ w >= rho + xi, cp.sum(w) == 1]",
+       "(21) with the slack's sign flipped (the hard margin (19), no soft margin)"),
+    _m("ok_sl_lh_reordered", LH,
+       "cp.Minimize(self.D * cp.sum(xi) - rho)", "cp.Minimize(-rho + cp.sum(self.D * xi))",
+       "(21)'s objective reordered", "pass"),
+    # lpboost_sqhinge: the squared hinge as a member, eta = 2DN
+    _m("sl_sq_eta_no_2", SQ,
+       "self.eta = 2.0 * self.D * self.N", "self.eta = self.D * self.N",
+       "eta = DN without the factor 2 (the coefficient 1/(2D) of (27), not 1/(4D))"),
+    _m("sl_sq_eta_inverted", SQ,
+       "self.eta = 2.0 * self.D * self.N", "self.eta = 1.0 / (2.0 * self.D * self.N)",
+       "eta = 1/(2DN) (the scale of D inverted)"),
+    _m("sl_sq_conjugate_sign", SQ,
+       "cp.pos(1.0 / self.N + y / self.N)", "cp.pos(1.0 / self.N - y / self.N)",
+       "conjugate with pos(1/N - y/N) (sign slip: not the conjugate of R)"),
+    _m("sl_sq_regularizer_linear_sign", SQ,
+       "- cp.sum(d) + 0.5", "+ cp.sum(d) - 1.5",
+       "regularizer (N/2) sum d^2 + sum d - 3/2: equal to R on the simplex, not R*'s conjugate "
+       "over d >= 0"),
+    _m("sl_sq_modulus_2", SQ,
+       "def modulus(self):\n        return 1.0", "def modulus(self):\n        return 2.0",
+       "sigma = 2 (1 is tight w.r.t. the l1 norm)"),
+    _m("sl_sq_range_half", SQ,
+       "return (self.N - 1.0) / 2.0", "return (self.N - 1.0) / 4.0",
+       "range bound halved (attained at a vertex)"),
+    _m("sl_sq_seed_shift", SQ,
+       "return -(value + 1.0 / (4.0 * self.D * self.N))",
+       "return -(value + 1.0 / (2.0 * self.D * self.N))",
+       "seed_objective: Opt(27) = P + 1/(2DN) (the shift's scale)"),
+    _m("sl_sq_fast_conjugate_gradient", SQ,
+       "return np.maximum(1.0 / self.N + np.asarray(y, dtype=float) / self.N, 0.0)",
+       "return np.maximum(1.0 / self.N + np.asarray(y, dtype=float), 0.0)",
+       "fast path d = grad R*(y) without the 1/N (the map w -> d)"),
+    _m("ok_sl_sq_regularizer_centered", SQ,
+       "return self.N / 2.0 * cp.sum_squares(d) - cp.sum(d) + 0.5",
+       "return self.N / 2.0 * cp.sum_squares(d - 1.0 / self.N)",
+       "regularizer written (N/2)||d - 1/N||^2 (equal for every d, not only on the simplex)",
+       "pass"),
+]
+
+
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
                              + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS + SSS_FAMILY
-                             + SHEN_LI_MORE + SHEN_LI)
+                             + SHEN_LI_MORE + SHEN_LI + SHEN_LI_HINGE)
 
 _ids = [m.id for m in MUTATIONS + CORRECTIVE_MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"

@@ -146,6 +146,11 @@ def build_formulation(cls: type[Formulation], N: int, nu: float, eps: float,
     for p in pinned_params(cls):
         if p.name in declared:
             params[p.name] = p.default
+    # a formulation that names the cap count otherwise (seed 002's D = 1/nu) is checked at the
+    # case's nu too, through its own map (else every case would run at its default)
+    from_nu = getattr(cls, "params_for_nu", None)
+    if "nu" not in declared and callable(from_nu):
+        params.update({k: v for k, v in from_nu(N, nu).items() if k in declared})
     if "eps" in declared:
         params["eps"] = eps
     if d0 is not None and "d0" in declared:
