@@ -38,8 +38,9 @@ T2/T4 are then not applicable; R2 still checks R >= 0 curvature). B = R at a ver
 
 D (seed 002's name) is the parameter; eta is derived from it (not a parameter), as are nu = 1 and
 the uniform d0. At p = 1 the problem is the hinge, soft-margin LPBoost (21)/(22) with caps
-u <= D, i.e. ``lpboost`` with nu = 1/D (not a member: p > 1 here). The run's stop promises no
-soft margin (``promises_soft_margin = False``): D is the problem's parameter.
+u <= D, i.e. ``lpboost_hinge`` = ``lpboost`` with nu = 1/D (not a member: p > 1 here; identity
+I33). The run's stop promises no soft margin (``promises_soft_margin = False``): D is the
+problem's parameter.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ from dualboost.regularized import RegularizedLPBoost
 
 P_PARAM = Param("p", "exponent p > 1 of the l_p hinge max(0, rho - margin)^p (2: the squared "
                 "hinge (27); Tsallis index q = p/(p-1); p = 1, the hinge (21)/(22), is "
-                "--formulation lpboost with nu = 1/D)", default=2.0, low=1, low_open=True)
+                "--formulation lpboost_hinge, lpboost with nu = 1/D)", default=2.0, low=1,
+                low_open=True)
 D_PARAM = Param("D", "seed 002's soft-margin constant D > 0 of (27)/(28): max rho - D sum xi^p",
                 default=lambda N, values: 10.0 / N, low=0, low_open=True,
                 default_text="10/N (at p = 1, the caps 1/D of nu = 0.1 N)")
