@@ -32,6 +32,7 @@ from .family import (
     check_progress_step_algebra,
     check_regularizer_conjugates,
 )
+from .hinge import check_hinge_duals
 from .identities import (
     check_identity_erlpboost_softboost,
     check_identity_repeated_rows,
@@ -114,6 +115,7 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_adaboost_l1_dual,  # 15a: (11)/(12) -> (10) -> (15) -> thesis (3.6), E7, E9
     check_adaboost_l1_inequality,  # 15b: 1'w <= 1/T -> (15) with r >= 0 (F1b)
     check_logitboost_l1_dual,  # 15c: (32) -> (30) -> (31) -> R, R*
+    check_hinge_duals,  # 16: (21) -> (22) = lpboost at nu = 1/D (I33); (27) as a member (I32)
 ]
 
 
