@@ -159,6 +159,14 @@ class Algorithm(ABC):
         """
         return []
 
+    @classmethod
+    def stated_iteration_bound(cls, result: BoostResult, formulation: Formulation
+                               ) -> float | None:
+        """The algorithm's own bound on the iterations of this run's stop, or None. The verifier
+        reads it when a run ends at its iteration budget: a budget below the bound is the
+        verifier's limit, not the algorithm's failure (row A1 is then not applicable)."""
+        return None
+
     def describe(self) -> dict:
         return {"algorithm": self.name, **self.values}
 

@@ -232,6 +232,12 @@ class _Corrective(Algorithm):
 
         return corrective_claims(cls.name, result, formulation, tol)
 
+    @classmethod
+    def stated_iteration_bound(cls, result, formulation) -> float | None:
+        from .corrective_claims import stated_bound
+
+        return stated_bound(cls.name, result, formulation)
+
 
 def _warm_projection(logits: np.ndarray, nu: float, log_scale: float | None
                      ) -> CappedProjection | None:
