@@ -160,11 +160,12 @@ class Algorithm(ABC):
         return []
 
     @classmethod
-    def stated_iteration_bound(cls, result: BoostResult, formulation: Formulation
+    def stated_iteration_bound(cls, formulation: Formulation, params: dict
                                ) -> float | None:
-        """The algorithm's own bound on the iterations of this run's stop, or None. The verifier
-        reads it when a run ends at its iteration budget: a budget below the bound is the
-        verifier's limit, not the algorithm's failure (row A1 is then not applicable)."""
+        """The algorithm's own bound on its iterations before its stop, for ``params`` (the
+        algorithm's parameters), or None. The verifier reads it: a run that ends at the
+        verifier's iteration budget below this bound hit the verifier's limit, not the
+        algorithm's (row A1 is then not applicable)."""
         return None
 
     def describe(self) -> dict:

@@ -233,10 +233,10 @@ class _Corrective(Algorithm):
         return corrective_claims(cls.name, result, formulation, tol)
 
     @classmethod
-    def stated_iteration_bound(cls, result, formulation) -> float | None:
+    def stated_iteration_bound(cls, formulation, params) -> float | None:
         from .corrective_claims import stated_bound
 
-        return stated_bound(cls.name, result, formulation)
+        return stated_bound(cls.name, str(params.get("stop", "gap")), formulation)
 
 
 def _warm_projection(logits: np.ndarray, nu: float, log_scale: float | None

@@ -82,12 +82,11 @@ def _iteration_bound(name: str, stop: str, formulation, sigma: float) -> tuple[f
     return 16.0 / (sigma * thr) + 1.0, why
 
 
-def stated_bound(name: str, result, formulation) -> float | None:
-    """V12's bound for this run's stopping rule (None without the smoothing constant)."""
+def stated_bound(name: str, stop: str, formulation) -> float | None:
+    """V12's bound for the stopping rule ``stop`` (None without the smoothing constant)."""
     sigma, _ = _sigma(name, formulation)
     if sigma is None:
         return None
-    stop = str(result.algorithm_parameters.get("stop", "gap"))
     return _iteration_bound(name, stop, formulation, sigma)[0]
 
 

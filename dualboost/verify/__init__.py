@@ -228,6 +228,9 @@ def _prefix(instance: str, case: str, formulation: str = "") -> str:
 #: ``--algorithm`` runs another algorithm than the default on the run cases, with this many
 #: iterations at least (a corrective or Frank-Wolfe run takes many cheap ones)
 OTHER_ALGORITHM_MAX_ITER = 100_000
+#: the iterations of a run whose algorithm's own bound exceeds the budget (it cannot stop by its
+#: rule within the budget; its per-iteration claims are checked on these)
+BELOW_BOUND_MAX_ITER = 100
 
 
 class Verifier:
@@ -403,11 +406,17 @@ class Verifier:
                     if meta["algorithm"] else set()
                 # another algorithm has its own stopping rules and many cheap iterations
                 other = self.algorithm is not None
+                max_iter = max(run.max_iter, OTHER_ALGORITHM_MAX_ITER) if other else run.max_iter
+                bound = algorithm_class(meta["algorithm"]).stated_iteration_bound(
+                    f, run.algorithm_params) if meta["algorithm"] else None
+                if bound is not None and bound > max_iter:
+                    # the run cannot reach its stop within the budget (A1 is not applicable):
+                    # enough iterations for the per-iteration claims, not the whole budget
+                    max_iter = min(max_iter, BELOW_BOUND_MAX_ITER)
                 result = boost(f, run.make_oracle(), algorithm=meta["algorithm"],
                                stopping=None if other else self.stopping, solver=self.solver,
                                gap_tol=self.tol / 100,
-                               max_iter=max(run.max_iter, OTHER_ALGORITHM_MAX_ITER) if other
-                               else run.max_iter,
+                               max_iter=max_iter,
                                progress=self._run_progress(prefix),
                                **{k: v for k, v in run.algorithm_params.items() if k in declared})
             except DualBoostInputError as exc:

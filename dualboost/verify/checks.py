@@ -1176,8 +1176,8 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
     area = algorithm.reference or result.algorithm
     def a1():
         ran = max((r.t for r in result.history), default=0)
-        bound = algorithm.stated_iteration_bound(result, f) if result.status == "max_iter" \
-            else None
+        bound = (algorithm.stated_iteration_bound(f, result.algorithm_parameters)
+                 if result.status == "max_iter" else None)
         if bound is not None and ran < bound:
             return not_applicable(
                 f"stopped at the run's budget of {ran} iterations, below the algorithm's own "
