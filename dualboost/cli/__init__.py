@@ -69,7 +69,7 @@ def __getattr__(name: str) -> Any:
 def build_parser() -> Parser:
     """The ``dualboost`` parser with its ``list``, ``fit``, ``predict`` and ``verify`` commands."""
     from .. import __version__
-    from . import fit, list_cmd, predict, verify_cmd
+    from . import fit, list_cmd, predict, reproduce_cmd, verify_cmd
 
     parser = Parser(
         prog=PROG,
@@ -83,6 +83,7 @@ def build_parser() -> Parser:
     fit.add_parser(sub)
     predict.add_parser(sub)
     verify_cmd.add_parser(sub)
+    reproduce_cmd.add_parser(sub)
     return parser
 
 
@@ -122,6 +123,8 @@ def _dispatch(argv: list[str]) -> int:
         from .list_cmd import run
     elif args.command == "predict":
         from .predict import run
+    elif args.command == "reproduce":
+        from .reproduce_cmd import run
     else:  # unreachable: argparse accepts only the commands above
         return EXIT_USAGE
     return _run_guarded(run, args)

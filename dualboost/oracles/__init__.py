@@ -12,16 +12,19 @@ from typing import Any
 from ..errors import DualBoostInputError
 from .base import Hypothesis, Oracle, distinct_columns
 from .finite import Column, FiniteColumnOracle
+from .kernel import KernelHypothesis, KernelOracle
 from .raw import RawFeature, RawFeatureOracle
 from .stumps import Stump, StumpOracle
 
-ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "finite")
+ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "kernel", "finite")
 
 __all__ = [
     "ORACLE_NAMES",
     "Column",
     "FiniteColumnOracle",
     "Hypothesis",
+    "KernelHypothesis",
+    "KernelOracle",
     "Oracle",
     "RawFeature",
     "RawFeatureOracle",
@@ -33,7 +36,8 @@ __all__ = [
 
 
 def make_oracle(name: str, hypotheses: Any = None) -> Oracle:
-    """A new, unfitted oracle by name: "stumps", "raw" or "finite".
+    """A new, unfitted oracle by name: "stumps", "raw", "kernel" (linear-kernel SVM hypotheses)
+    or "finite".
 
     ``hypotheses`` (an N x J matrix with entries in [-1, 1]) is required by "finite" and
     rejected by the others, so that a matrix is never silently ignored.
@@ -43,9 +47,9 @@ def make_oracle(name: str, hypotheses: Any = None) -> Oracle:
         if hypotheses is None:
             raise DualBoostInputError("oracle 'finite' needs a hypothesis matrix (hypotheses=...)")
         return FiniteColumnOracle(hypotheses)
-    if key in ("stumps", "raw"):
+    if key in ("stumps", "raw", "kernel"):
         if hypotheses is not None:
             raise DualBoostInputError(f"oracle {key!r} takes no hypothesis matrix; "
                                       "use 'finite' for a given matrix")
-        return StumpOracle() if key == "stumps" else RawFeatureOracle()
+        return {"stumps": StumpOracle, "raw": RawFeatureOracle, "kernel": KernelOracle}[key]()
     raise DualBoostInputError(f"unknown oracle {name!r}; valid names: {', '.join(ORACLE_NAMES)}")

@@ -1,0 +1,124 @@
+"""SVM hypotheses (linear-kernel columns), the thesis's third hypothesis class (§5, D3.3).
+
+Hypothesis i is a training example used as a linear classifier,
+``h_i(x) = <x_i, x> / s``, with its negation (the class is reflexive: 2N hypotheses).
+The scale ``s = max_n ||x_n||^2`` over the training rows makes every training value lie in
+``[-1, 1]`` (Cauchy-Schwarz: ``|<x_i, x_n>| <= ||x_i|| ||x_n|| <= s``); on new data the value is
+clipped to ``[-1, 1]``. The thesis does not say how it scaled these hypotheses; on a9a (binary
+rows with 14 ones) ``s = 14``.
+
+With ``r = d * y`` the edge of ``h_i`` is ``sum_n r_n <x_n, x_i> / s = (X (X^T r))_i / s``, so
+``best(d)`` costs two sparse matrix-vector products, O(nnz(X)), never the N x N kernel matrix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import DualBoostInputError
+from .base import Hypothesis, Oracle, as_feature_matrix, as_labels, distinct_columns
+
+#: all_columns() builds the dense N x 2N matrix only up to this N
+ALL_COLUMNS_MAX_N = 5000
+
+
+@dataclass(frozen=True)
+class KernelHypothesis(Hypothesis):
+    """``x -> sign * clip(<support, x> / scale, -1, 1)``; ``support`` is a training row, stored
+    sparsely as (feature indices, values) tuples so the hypothesis is a small value object."""
+
+    index: int
+    sign: int
+    scale: float
+    features: tuple
+    values: tuple
+    n_features: int
+
+    def _vector(self) -> np.ndarray:
+        v = np.zeros(self.n_features)
+        v[np.asarray(self.features, dtype=int)] = np.asarray(self.values, dtype=float)
+        return v
+
+    def predict(self, X: Any) -> np.ndarray:
+        if X.shape[1] != self.n_features:
+            raise DualBoostInputError(f"KernelHypothesis.predict needs {self.n_features} "
+                                      f"column(s) in X, got shape {X.shape}")
+        X = X if sp.issparse(X) else np.asarray(X, dtype=float)
+        raw = np.asarray(X @ self._vector(), dtype=float).reshape(-1)
+        return self.sign * np.clip(raw / self.scale, -1.0, 1.0)
+
+    def describe(self) -> dict:
+        return {"type": "kernel", "index": self.index, "sign": self.sign, "scale": self.scale,
+                "features": [int(j) for j in self.features],
+                "values": [float(v) for v in self.values], "n_features": self.n_features}
+
+
+class KernelOracle(Oracle):
+    """Exact best signed linear-kernel column ``+-<x_i, .>/s`` (see the module docstring).
+
+    Enumeration order (ties): example 0 with sign +1, example 0 with sign -1, example 1, ...
+    """
+
+    name = "kernel"
+
+    def fit(self, X: Any, y: Any) -> KernelOracle:
+        X = as_feature_matrix(X)
+        y = as_labels(y, X.shape[0])
+        self._X = X.tocsr() if sp.issparse(X) else X
+        self._Xt = self._X.T.tocsr() if sp.issparse(X) else None
+        self._y = y
+        self._n_examples = X.shape[0]
+        sq = (np.asarray(self._X.multiply(self._X).sum(axis=1)).ravel() if sp.issparse(X)
+              else np.einsum("ij,ij->i", X, X))
+        scale = float(sq.max())
+        self.scale = scale if scale > 0 else 1.0  # all-zero rows: every hypothesis is 0
+        return self
+
+    def _scores(self, r: np.ndarray) -> np.ndarray:
+        """``X (X^T r) / s``: the edges of the +1 hypotheses."""
+        if self._Xt is not None:
+            return (self._X @ (self._Xt @ r)) / self.scale
+        return (self._X @ (r @ self._X)) / self.scale
+
+    def _hypothesis(self, i: int, sign: int) -> KernelHypothesis:
+        if sp.issparse(self._X):
+            row = self._X.getrow(i)
+            features, values = row.indices.tolist(), row.data.tolist()
+        else:
+            nz = np.flatnonzero(self._X[i])
+            features, values = nz.tolist(), self._X[i, nz].tolist()
+        return KernelHypothesis(int(i), int(sign), self.scale, tuple(features), tuple(values),
+                                int(self._X.shape[1]))
+
+    def _column(self, i: int, sign: int) -> np.ndarray:
+        if sp.issparse(self._X):
+            k = np.asarray(self._X @ self._X.getrow(i).T.toarray().ravel()).ravel()
+        else:
+            k = self._X @ self._X[i]
+        return sign * self._y * np.clip(k / self.scale, -1.0, 1.0)
+
+    def best(self, d: Any) -> tuple[KernelHypothesis, np.ndarray]:
+        d = self._check_d(d)
+        e = self._scores(d * self._y)
+        edges = np.stack([e, -e], axis=-1)  # (N, 2) in enumeration order
+        i, s = np.unravel_index(int(np.argmax(edges)), edges.shape)
+        sign = 1 if s == 0 else -1
+        return self._hypothesis(int(i), sign), self._column(int(i), sign)
+
+    def all_columns(self) -> tuple[np.ndarray, list[Hypothesis]]:
+        self._check_fitted()
+        N = self.n_examples
+        if N > ALL_COLUMNS_MAX_N:
+            raise DualBoostInputError(
+                f"the kernel class has 2N = {2 * N} columns; all_columns() builds the dense "
+                f"matrix only for N <= {ALL_COLUMNS_MAX_N}")
+        K = self._X @ self._X.T
+        K = K.toarray() if sp.issparse(K) else np.asarray(K)
+        yk = self._y[:, None] * np.clip(K / self.scale, -1.0, 1.0)
+        U = np.stack([yk, -yk], axis=-1).reshape(N, -1)
+        hyps: list[Hypothesis] = [self._hypothesis(i, s) for i in range(N) for s in (1, -1)]
+        return distinct_columns(U, hyps)
