@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise CLIError(f"--out {str(out)!r} exists and is not a directory")
     out.parent.mkdir(parents=True, exist_ok=True) if not out.parent.exists() else None
+    if data_dir is not None and out.resolve() == data_dir.resolve():
+        raise CLIError(f"--out {str(out)!r} is the data directory; choose another directory "
+                       "(outputs never go where the inputs are)")
     inputs = []
     if data_dir is not None and data_dir.is_dir():
         inputs = [("--data-dir", str(p)) for p in sorted(data_dir.iterdir()) if p.is_file()]

@@ -103,8 +103,21 @@ def write_outputs(exp: Experiment, ctx: Context, report: Report, runs: list[dict
     doc = {"experiment": exp.name, "quick": ctx.quick, "seed": ctx.seed,
            "settings": report.settings, "versions": vers, "seconds": seconds,
            "executor": where, "runs": runs}
-    write_json(str(ctx.out / "runs.json"), json.loads(json.dumps(doc, default=_plain)),
+    write_json(str(ctx.out / "runs.json"), _clean(json.loads(json.dumps(doc, default=_plain))),
                "--out")
+
+
+def _clean(value: Any) -> Any:
+    """NaN and infinities as None (strict JSON)."""
+    import math
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
 
 
 def _plain(value: Any) -> Any:

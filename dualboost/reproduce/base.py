@@ -11,9 +11,10 @@ whether it ran in the parent, in a local process or on a Dask worker.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 class MissingData(Exception):

@@ -12,7 +12,6 @@ import math
 import platform
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 TIMING_MARK = "[s]"
@@ -67,11 +66,13 @@ def versions() -> dict:
 
     found = {"dualboost": __version__, "python": sys.version.split()[0],
              "numpy": numpy.__version__, "scipy": scipy.__version__}
-    for name in ("highspy", "cvxpy", "clarabel", "matplotlib", "sklearn", "distributed"):
+    from importlib.metadata import PackageNotFoundError, version
+
+    # the installed distributions' versions, without importing them (dask alone takes seconds)
+    for name in ("highspy", "cvxpy", "clarabel", "matplotlib", "scikit-learn", "distributed"):
         try:
-            module = __import__(name)
-            found[name] = getattr(module, "__version__", "?")
-        except Exception:
+            found[name] = version(name)
+        except PackageNotFoundError:
             continue
     found["machine"] = f"{platform.machine()}, {_cores()} cores, {platform.system()}"
     return found

@@ -1,0 +1,185 @@
+"""``dualboost reproduce``: every experiment's --quick version runs and writes its outputs; the
+serial, local-process and Dask executors give the same report (timing aside); a missing data
+file is one line and exit 2; no output may overwrite an input.
+
+The experiments on the thesis's data read ../shared/data (or $DUALBOOST_SHARED_DATA) and skip
+cleanly when it is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dualboost.cli import main
+from dualboost.data import shared_data_dir
+from dualboost.reproduce import EXPERIMENTS, Context, Task, reproduce
+from dualboost.reproduce.grid import run_tasks
+from dualboost.reproduce.report import strip_timing
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _data_dir() -> Path | None:
+    found = shared_data_dir()
+    if found is None:
+        alt = REPO.parent.parent / "shared" / "data"  # a worktree two levels below
+        found = alt if alt.is_dir() else None
+    return found
+
+
+DATA = _data_dir()
+needs_data = pytest.mark.skipif(DATA is None or not (DATA / "german.csv").is_file(),
+                                reason="shared data (german.csv) not available")
+
+
+def _run(tmp_path: Path, name: str, *extra: str) -> tuple[int, Path]:
+    out = tmp_path / name
+    argv = ["reproduce", name, "--quick", "--out", str(out), "--quiet", *extra]
+    return main(argv), out
+
+
+def _outputs_ok(out: Path) -> dict:
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert report.startswith("# ")
+    assert "| " in report  # at least one table
+    doc = json.loads((out / "runs.json").read_text(encoding="utf-8"))
+    assert doc["runs"] and all(r["error"] is None for r in doc["runs"])
+    pngs = sorted(out.glob("*.png"))
+    assert pngs and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    return doc
+
+
+def test_list_names_every_experiment(capsys) -> None:
+    assert main(["reproduce", "--list"]) == 0
+    text = capsys.readouterr().out
+    for name in EXPERIMENTS:
+        assert name in text
+    assert "german.csv" in text and "full version" in text
+
+
+def test_lower_bound_quick(tmp_path, capsys) -> None:
+    code, out = _run(tmp_path, "lpboost-lower-bound")
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    lp = {r["kwargs"]["N"]: r["result"] for r in doc["runs"]
+          if r["kwargs"]["algorithm"] == "lpboost"}
+    # Theorem 2.5: N/2 iterations still 0.99 below the optimum, then the last hypothesis
+    assert {N: r["gap_99_iterations"] for N, r in lp.items()} == {N: N // 2 for N in lp}
+    assert all(r["T"] == N // 2 + 1 for N, r in lp.items())
+    sb = [r["result"] for r in doc["runs"] if r["kwargs"]["algorithm"] == "softboost"]
+    assert all(r["T"] == 2 for r in sb)
+    assert "**yes**" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_softboost_synthetic_quick(tmp_path, capsys) -> None:
+    code, out = _run(tmp_path, "softboost-synthetic")
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    opt = [r["result"]["optimum"] for r in doc["runs"] if r["key"][0] == "opt"]
+    fig3 = {r["key"][1]: r["result"] for r in doc["runs"] if r["key"][0] == "fig3"}
+    # no algorithm's LP value over its hypotheses exceeds the LP over all 200 (weak duality)
+    best = max(opt)
+    assert all(max(c for c in r["curve"] if c is not None) <= best + 1e-7
+               for r in fig3.values())
+
+
+@needs_data
+def test_instability_quick(tmp_path, capsys) -> None:
+    code, out = _run(tmp_path, "thesis-instability", "--data-dir", str(DATA))
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    for r in doc["runs"]:
+        errors = r["result"]["test_error"]
+        assert len(errors) == r["result"]["T"] or r["kwargs"]["algorithm"] != "lpboost"
+        assert all(0.0 <= e <= 1.0 for e in errors)
+
+
+@needs_data
+def test_thesis_tables_quick(tmp_path, capsys) -> None:
+    code, out = _run(tmp_path, "thesis-tables", "--data-dir", str(DATA))
+    assert code == 0, capsys.readouterr().err
+    _outputs_ok(out)
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "| raw data | german | erlp | 27.00 |" in report  # Table 5.5's german entry
+    assert "SVM hypotheses" in report
+
+
+def _fails(data: dict, **kwargs) -> dict:
+    raise ValueError("this run fails on purpose")
+
+
+def test_serial_jobs_and_dask_give_one_report(tmp_path) -> None:
+    reports = []
+    for mode in ("serial", "jobs", "dask"):
+        ctx = Context(data_dir=None, out=tmp_path / mode, quick=True)
+        if mode == "dask":
+            distributed = pytest.importorskip("distributed")
+            # in-process workers (inproc transport): quick, nothing listens on a port
+            with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                          dashboard_address=None) as cluster, \
+                    distributed.Client(cluster) as client:
+                reproduce("lpboost-lower-bound", ctx, scheduler=client, progress=False)
+        else:
+            reproduce("lpboost-lower-bound", ctx, jobs=2 if mode == "jobs" else 1,
+                      progress=False)
+        text = (tmp_path / mode / "report.md").read_text(encoding="utf-8")
+        assert "[s]" in text and "Time:" in text  # timing is there, and marked
+        reports.append(strip_timing(text))
+        runs = json.loads((tmp_path / mode / "runs.json").read_text(encoding="utf-8"))["runs"]
+        reports.append(json.dumps([{k: v for k, v in r.items() if k != "seconds"} | {
+            "result": {k: v for k, v in r["result"].items() if k != "seconds"}}
+            for r in runs], sort_keys=True))
+    assert reports[0] == reports[2] == reports[4]
+    assert reports[1] == reports[3] == reports[5]
+
+
+def test_failed_run_is_reported_not_raised(tmp_path) -> None:
+    task = Task(key=("x",), fn=f"{__name__}:_fails", label="failing")
+    ok = Task(key=("y",), fn="dualboost.reproduce.lower_bound:run_one",
+              kwargs={"N": 8, "algorithm": "softboost"}, label="ok")
+    records = run_tasks([task, ok], {})
+    assert records[0]["error"].startswith("ValueError: this run fails on purpose")
+    assert records[1]["error"] is None and records[1]["result"]["T"] == 2
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        records = run_tasks([task, ok], {}, scheduler=client)
+    assert "failed after 1 retry" in records[0]["error"]
+    assert records[1]["error"] is None
+
+
+def test_missing_data_is_one_line_exit_2(tmp_path, capsys) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code = main(["reproduce", "thesis-instability", "--quick", "--data-dir", str(empty),
+                 "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1 and "german.csv" in err[0] and "UCI" in err[0]
+    assert not (tmp_path / "out" / "report.md").exists()
+
+
+def test_outputs_never_overwrite_inputs(tmp_path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "german.csv").write_text("column_1,class\n1,1\n", encoding="utf-8")
+    before = (data / "german.csv").read_bytes()
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(data / "german.csv", out / "report.md")  # report.md would overwrite the input
+    code = main(["reproduce", "thesis-instability", "--quick", "--data-dir", str(data),
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "overwrite that input" in err
+    assert (data / "german.csv").read_bytes() == before
+    # the data directory itself as --out: refused too
+    code = main(["reproduce", "thesis-instability", "--quick", "--data-dir", str(data),
+                 "--out", str(data)])
+    assert code == 2 and "data directory" in capsys.readouterr().err
+    shutil.rmtree(out)
