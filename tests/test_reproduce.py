@@ -183,3 +183,27 @@ def test_outputs_never_overwrite_inputs(tmp_path, capsys) -> None:
                  "--out", str(data)])
     assert code == 2 and "data directory" in capsys.readouterr().err
     shutil.rmtree(out)
+
+
+def test_kernel_oracle_is_exact_and_scaled() -> None:
+    """The SVM-hypothesis oracle: X (X^T r) / s equals the brute-force best of all 2N columns,
+    dense and sparse alike, every value in [-1, 1] and the largest |value| exactly 1."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from dualboost.oracles import make_oracle
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 6)) * (rng.random((40, 6)) < 0.5)
+    y = np.where(rng.random(40) < 0.5, 1.0, -1.0)
+    dense = make_oracle("kernel").fit(X, y)
+    sparse = make_oracle("kernel").fit(sp.csr_matrix(X), y)
+    U, hyps = dense.all_columns()
+    assert np.all(np.abs(U) <= 1.0) and np.isclose(np.abs(U).max(), 1.0)
+    for _ in range(5):
+        d = rng.dirichlet(np.ones(40))
+        for oracle in (dense, sparse):
+            h, u = oracle.best(d)
+            assert np.isclose(u @ d, (U.T @ d).max())
+            assert np.allclose(u, y * h.predict(X))
+            assert np.allclose(h.predict(sp.csr_matrix(X)), h.predict(X))
