@@ -71,6 +71,19 @@ def reproduce(name: str, ctx: Context, *, jobs: int = 1, scheduler: Any = None,
     return report, runs, seconds
 
 
+def rerender(name: str, out: Path) -> Report:
+    """Write ``out``'s report and figures again from its ``runs.json`` (no run is repeated):
+    for a report whose text changed after a long run."""
+    exp = experiment(name)
+    doc = json.loads((Path(out) / "runs.json").read_text(encoding="utf-8"))
+    for r in doc["runs"]:
+        r["key"] = [tuple(k) if isinstance(k, list) else k for k in r["key"]]
+    ctx = Context(data_dir=None, out=Path(out), quick=doc["quick"], seed=doc["seed"])
+    report = exp.report(ctx, {}, doc["runs"])
+    write_outputs(exp, ctx, report, doc["runs"], doc["seconds"], doc["executor"])
+    return report
+
+
 def write_outputs(exp: Experiment, ctx: Context, report: Report, runs: list[dict],
                   seconds: float, where: str) -> None:
     from ..cli.files import write_atomically, write_json, write_text

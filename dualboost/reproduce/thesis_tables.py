@@ -235,7 +235,7 @@ class ThesisTables(Experiment):
 
     def report(self, ctx: Context, data: dict, runs: list[dict]) -> Report:
         best = self._select(runs)
-        sets = list(data)
+        sets = list(dict.fromkeys(r["key"][0] for r in runs))  # in task (= data) order
         body = [
             "Protocol (thesis §5.6, Table 5.3): train on the training part for every grid "
             "point, select the lowest validation error, report its test error (%) and "
