@@ -57,7 +57,7 @@ class Instability(Experiment):
     name = "thesis-instability"
     title = "The instability of LPBoost vs ERLPBoost (thesis §5.1)"
     needs = A9A + (GERMAN,)
-    full_time = "see docs/reproductions.md"
+    full_time = "4.7 min with --jobs 2 (20 runs) on the loaded machine (load ~8)"
     algorithms = ("lpboost", "erlpboost")
 
     def plan(self, ctx: Context) -> list[tuple[str, str]]:

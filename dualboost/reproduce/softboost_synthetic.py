@@ -105,7 +105,7 @@ class SoftBoostSynthetic(Experiment):
     name = "softboost-synthetic"
     title = "SoftBoost vs LPBoost on seed 004's synthetic data (Figs 2 and 3)"
     needs = ()
-    full_time = "about 2 min"
+    full_time = "6.3 min serial (37 runs) on the loaded machine (load ~8)"
     algorithms = ("lpboost", "softboost")
 
     def fracs(self, ctx: Context) -> list[float]:
