@@ -40,6 +40,7 @@ def add_parser(sub: Any) -> None:
 
 
 def listing() -> str:
+    from ..algorithms import ALGORITHMS
     from ..reproduce import EXPERIMENTS, missing_algorithms
 
     lines = []
@@ -49,7 +50,10 @@ def listing() -> str:
                      f"    full version on a 2-core machine: {exp.full_time}")
         missing = missing_algorithms(exp)
         if missing:
-            lines.append(f"    algorithms not in this version, left out: {', '.join(missing)}")
+            lines.append(f"    needs algorithms this version lacks: {', '.join(missing)}")
+        later = [a for a in exp.optional_algorithms if a not in ALGORITHMS]
+        if later:
+            lines.append(f"    adds rows for {', '.join(later)} once this version has them")
     return "\n".join(lines)
 
 

@@ -58,6 +58,12 @@ def reproduce(name: str, ctx: Context, *, jobs: int = 1, scheduler: Any = None,
     """Load the data, run the grid, write ``report.md``, the figures and ``runs.json`` into
     ``ctx.out``. Raises :class:`MissingData` before any run when a file is absent."""
     exp = experiment(name)
+    missing = missing_algorithms(exp)
+    if missing:
+        from ..errors import DualBoostInputError
+
+        raise DualBoostInputError(f"experiment {name!r} needs algorithm(s) this version does "
+                                  f"not have: {', '.join(missing)}")
     tick = time.perf_counter()
     data = exp.load_data(ctx)
     tasks = exp.tasks(ctx, data)

@@ -87,6 +87,8 @@ class Experiment:
     full_time: str = "not measured"
     #: the algorithms it runs: all must be registered for the experiment to be offered
     algorithms: tuple[str, ...] = ()
+    #: algorithms whose rows are added when this version registers them
+    optional_algorithms: tuple[str, ...] = ()
 
     def load_data(self, ctx: Context) -> dict:
         return {}

@@ -107,6 +107,7 @@ class SoftBoostSynthetic(Experiment):
     needs = ()
     full_time = "6.3 min serial (37 runs) on the loaded machine (load ~8)"
     algorithms = ("lpboost", "softboost")
+    optional_algorithms = ("corrective_erlpboost", "corrective_binary_erlpboost")
 
     def fracs(self, ctx: Context) -> list[float]:
         return [0.4] if ctx.quick else [1 / N_TRAIN, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5,

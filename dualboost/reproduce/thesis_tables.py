@@ -143,7 +143,8 @@ class ThesisTables(Experiment):
     needs = A9A + (GERMAN,)
     full_time = ("9.8 min with --jobs 2 (a9a and german, 120 runs) on the loaded machine "
                  "(load ~8)")
-    algorithms = TC + ("adaboost", "lpboost")
+    algorithms = ("erlpboost", "adaboost", "lpboost")
+    optional_algorithms = CORRECTIVE
 
     def classes(self, ctx: Context) -> tuple[str, ...]:
         return ("raw", "kernel") if ctx.quick else ("stumps", "raw", "kernel")
