@@ -1,4 +1,4 @@
-"""SVM hypotheses (linear-kernel columns), the thesis's third hypothesis class (§5, D3.3).
+"""SVM hypotheses (linear-kernel columns), the thesis's third hypothesis class (§5).
 
 Hypothesis i is a training example used as a linear classifier,
 ``h_i(x) = <x_i, x> / s``, with its negation (the class is reflexive: 2N hypotheses).
