@@ -176,7 +176,8 @@ class ThesisTables(Experiment):
             fracs, etas = self.grid(ctx, N)
             for oracle in self.classes(ctx):
                 for algorithm in _algorithms():
-                    cap = (20000 if algorithm in CORRECTIVE else 1000) if not ctx.quick else 30
+                    cap = ((20000 if algorithm in CORRECTIVE else 1000) if not ctx.quick
+                           else (300 if algorithm in CORRECTIVE else 30))
                     for frac in fracs:
                         for eta in etas:
                             tasks.append(Task(
