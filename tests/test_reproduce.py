@@ -207,3 +207,15 @@ def test_kernel_oracle_is_exact_and_scaled() -> None:
             assert np.isclose(u @ d, (U.T @ d).max())
             assert np.allclose(u, y * h.predict(X))
             assert np.allclose(h.predict(sp.csr_matrix(X)), h.predict(X))
+
+
+def test_fw_report_quick(tmp_path, capsys) -> None:
+    if "fw-report" not in EXPERIMENTS:
+        pytest.skip("this version has no fw / mlpboost algorithms")
+    code, out = _run(tmp_path, "fw-report")
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    retrains = [r for r in doc["runs"] if r["kwargs"]["fold"] is None]
+    assert retrains and all(0.0 <= r["result"]["error"] <= 1.0 for r in retrains)
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "| MLPB (SS only) | 0.08 |" in report  # seed 003 Table 3's entry beside ours

@@ -21,13 +21,16 @@ __all__ = ["EXPERIMENTS", "Context", "DataNeed", "Experiment", "MissingData", "R
 
 
 def _experiments() -> dict[str, Experiment]:
+    from ..algorithms import ALGORITHMS
+    from .fw_report import FWReport
     from .instability import Instability
     from .lower_bound import LowerBound
     from .softboost_synthetic import SoftBoostSynthetic
     from .thesis_tables import ThesisTables
 
-    found = [LowerBound(), SoftBoostSynthetic(), Instability(), ThesisTables()]
-    return {e.name: e for e in found}
+    found = [LowerBound(), SoftBoostSynthetic(), Instability(), ThesisTables(), FWReport()]
+    # an experiment is offered only when this version has every algorithm it runs
+    return {e.name: e for e in found if all(a in ALGORITHMS for a in e.algorithms)}
 
 
 EXPERIMENTS: dict[str, Experiment] = _experiments()
