@@ -70,7 +70,7 @@ class FWReport(Experiment):
     name = "fw-report"
     title = "LPBoost vs MLPBoost and Frank-Wolfe boosting (seed 003 Tables 2-3, Fig. 1)"
     needs = ()
-    full_time = "33 s with --jobs 2 (150 runs) on the loaded machine (load ~8)"
+    full_time = "40 s with --jobs 2 (150 runs) on the loaded machine (load ~8)"
     algorithms = ("lpboost", "mlpboost", "fw")
 
     def fracs(self, ctx: Context) -> tuple[float, ...]:
