@@ -25,10 +25,12 @@ def _experiments() -> dict[str, Experiment]:
     from .fw_report import FWReport
     from .instability import Instability
     from .lower_bound import LowerBound
+    from .shen_li import ShenLi
     from .softboost_synthetic import SoftBoostSynthetic
     from .thesis_tables import ThesisTables
 
-    found = [LowerBound(), SoftBoostSynthetic(), Instability(), ThesisTables(), FWReport()]
+    found = [LowerBound(), SoftBoostSynthetic(), Instability(), ThesisTables(), FWReport(),
+             ShenLi()]
     # an experiment is offered only when this version has every algorithm it runs
     return {e.name: e for e in found if all(a in ALGORITHMS for a in e.algorithms)}
 
