@@ -219,3 +219,17 @@ def test_fw_report_quick(tmp_path, capsys) -> None:
     assert retrains and all(0.0 <= r["result"]["error"] <= 1.0 for r in retrains)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "| MLPB (SS only) | 0.08 |" in report  # seed 003 Table 3's entry beside ours
+
+
+@needs_data
+def test_shen_li_quick(tmp_path, capsys) -> None:
+    if "shen-li" not in EXPERIMENTS:
+        pytest.skip("this version has no adaboost_cg / logitboost_cg algorithms")
+    code, out = _run(tmp_path, "shen-li", "--data-dir", str(DATA))
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    for r in doc["runs"]:
+        res = r["result"]
+        assert res["T"] > 0
+        # totally corrective at the same T: never worse on the training set at the snapshot
+        assert res["adaboost_cg"]["train"][0] <= res["adaboost"]["train"][0] + 0.05
