@@ -85,7 +85,7 @@ class ShenLi(Experiment):
     name = "shen-li"
     title = "AdaBoost-CG and LogitBoost-CG vs stagewise AdaBoost (seed 002 Table 4, Fig. 5)"
     needs = (GERMAN,)
-    full_time = "84 s with --jobs 2 (10 runs) on the loaded machine (load ~8)"
+    full_time = "35 s with --jobs 2 (10 runs; 84 s at load ~10)"
     algorithms = ("adaboost", "adaboost_cg", "logitboost_cg")
 
     def runs(self, ctx: Context) -> int:
