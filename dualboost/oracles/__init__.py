@@ -16,7 +16,7 @@ from .kernel import KernelHypothesis, KernelOracle
 from .raw import RawFeature, RawFeatureOracle
 from .stumps import Stump, StumpOracle
 
-ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "kernel", "finite")
+ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "finite", "kernel")
 
 __all__ = [
     "ORACLE_NAMES",
