@@ -233,3 +233,26 @@ def test_shen_li_quick(tmp_path, capsys) -> None:
         assert res["T"] > 0
         # totally corrective at the same T: never worse on the training set at the snapshot
         assert res["adaboost_cg"]["train"][0] <= res["adaboost"]["train"][0] + 0.05
+
+
+@needs_data
+def test_thesis_tables_takes_a_users_libsvm_file(tmp_path, capsys) -> None:
+    """Any LIBSVM file in --data-dir joins the tables (NAME.train + NAME.t concatenated, then
+    split 60/20/20); german.csv is linked, not copied."""
+    import numpy as np
+
+    data = tmp_path / "data"
+    data.mkdir()
+    os.symlink(DATA / "german.csv", data / "german.csv")
+    rng = np.random.default_rng(0)
+    for name, n in (("toy.train", 60), ("toy.t", 20)):
+        lines = []
+        for _ in range(n):
+            label = 1 if rng.random() < 0.5 else -1
+            lines.append(f"{label} 1:{rng.random():.3f} 2:{rng.random() + 0.5 * (label > 0):.3f}")
+        (data / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = _run(tmp_path, "thesis-tables", "--data-dir", str(data))
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    assert {r["key"][0] for r in doc["runs"]} == {"german", "toy"}
+    assert "| raw data | toy | erlp |" in (out / "report.md").read_text(encoding="utf-8")
