@@ -131,6 +131,10 @@ def test_when_the_check_is_due():
     assert not tc.guarantee_check_due(first, many - 1)
     assert not tc.guarantee_check_due(0.99 * slow, 1)
     assert tc.guarantee_check_due(slow, 1)
+    # a slow solve: checked before the next one when that one would end past the slow clock
+    assert tc.guarantee_check_due(first, 1, last_solve=slow - first)
+    assert not tc.guarantee_check_due(first, 1, last_solve=0.5 * (slow - first))
+    assert not tc.guarantee_check_due(0.99 * first, 1, last_solve=10 * slow)
 
 
 def test_the_verdicts():
