@@ -35,6 +35,16 @@ class TimeLimitReached(Exception):
     ``"time_limit"`` at its last certified master solve."""
 
 
+class EarlyStop(TimeLimitReached):
+    """The algorithm's own early stop fell due inside a step (:attr:`RunControl.stop_check`):
+    the step is abandoned like one stopped by the time limit, and the run ends with the
+    ``status`` and ``message`` the check gave, at its last certified master solve."""
+
+    def __init__(self, status: str, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
 @dataclass
 class SolveProgress:
     """A pulse from inside a step: what is running and for how long."""
@@ -84,6 +94,10 @@ class RunControl:
         #: whether the limit is enforced: the run loop arms it once a master solve has been
         #: certified (before that there is no bracket to keep, so the first solve completes)
         self.armed = True
+        #: an algorithm's early-stop test, asked at every pulse inside a solve (seconds since
+        #: the start -> None or (status, message)); its verdict interrupts the solve
+        self.stop_check: Callable[[float], tuple[str, str] | None] | None = None
+        self.early_stop: tuple[str, str] | None = None
 
     # -- the clock ----------------------------------------------------------------------------
     def elapsed(self) -> float:
@@ -110,7 +124,8 @@ class RunControl:
     def wants_pulses(self) -> bool:
         """Whether anything listens to :meth:`pulse` (a progress hook with ``pulse``, or a
         time limit to check)."""
-        return self._pulse is not None or self.deadline is not None
+        return (self._pulse is not None or self.deadline is not None
+                or self.stop_check is not None)
 
     def begin_step(self, t: int) -> None:
         """A new master step starts (its solve's clock starts here)."""
@@ -128,7 +143,15 @@ class RunControl:
             self._pulse(SolveProgress(t=self.t, elapsed=now - self.start,
                                       in_solve=now - self._solve_start, what=what,
                                       iterations=iterations, objective=objective))
-        return self.deadline is not None and self.armed and now >= self.deadline
+        if self.stop_check is not None and self.armed and self.early_stop is None:
+            self.early_stop = self.stop_check(now - self.start)
+        return (self.deadline is not None and self.armed and now >= self.deadline
+                or self.early_stop is not None)
+
+    def raise_early_stop(self) -> None:
+        """Raise :class:`EarlyStop` when a pulse's stop check gave its verdict."""
+        if self.early_stop is not None:
+            raise EarlyStop(*self.early_stop)
 
     def touched(self) -> None:
         """The progress hook printed something itself (a finished step): the next pulse is due

@@ -161,3 +161,19 @@ def test_cli_early_stop_is_exit_3_with_the_json_and_the_message(check_at_once, t
     assert "Stopping early" in doc["message"]
     assert "vacuous_guarantee: NOT converged" in captured.out
     assert "dualboost: not converged (vacuous_guarantee):" in captured.err
+
+
+def test_the_check_also_falls_due_inside_a_long_master_solve(monkeypatch):
+    # the check due only when asked from the solver's callback (the two-argument call of
+    # _verdict_in_solve), never between solves: the stop can only come from inside a solve
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(tc, "guarantee_check_due",
+                        lambda elapsed, solves, last_solve=None: last_solve is None)
+    X, y = _noisy()
+    result = run(X, y, formulation="lpboost", nu=15, eps=0.01, kkt=False)
+    assert result.status == "degenerate_lp" and not result.success
+    assert "inside master solve" in result.message and "abandoned" in result.message
+    # the abandoned solve left no record: the last certified one is kept
+    solved = [r for r in result.history if r.solved]
+    assert solved and result.history[-1].solved
+    assert result.duality_gap is not None and result.duality_gap >= 0

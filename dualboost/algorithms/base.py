@@ -22,7 +22,7 @@ from ..formulation import Formulation, Multipliers
 from ..margins import soft_margin
 from ..params import Param, resolve_params
 from ..result import BoostResult, IterationRecord
-from ..run_control import RunControl, TimeLimitReached, running
+from ..run_control import EarlyStop, RunControl, TimeLimitReached, running
 
 
 @dataclass
@@ -257,6 +257,11 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
                 if control.expired():
                     stop_by_time("")
                     break
+    except EarlyStop as stop:
+        # the algorithm's own early stop fell due inside a master solve (RunControl.stop_check)
+        algorithm.done = False
+        algorithm.status, algorithm.message = stop.status, stop.message
+        abandoned = True
     except TimeLimitReached:
         # the limit passed inside a step (a master solve, a sifting round): that step is
         # abandoned like an interrupted one, the last certified master solve is kept (the

@@ -242,8 +242,19 @@ class _TotallyCorrective(Algorithm):
         cvxpy path), its certificate recorded, and the KKT recovery from the solver's d."""
         f = self.formulation
         tick = time.perf_counter()
+        control = current()
+        # asked from the solver's callback (HiGHS), so only where a solve could outlast the
+        # moment the check falls due: a Python call per simplex pivot costs short runs
+        if (control is not None and self.guarantee_check and self.solves >= 1
+                and tick - self.started + max(self.last_solve_seconds, 1.0)
+                >= GUARANTEE_CHECK_SECONDS):
+            control.stop_check = lambda elapsed, t=record.t: self._verdict_in_solve(t, elapsed)
         if self.master is not None:
-            solved = self.master.solve(U_t, self.gap_tol)
+            try:
+                solved = self.master.solve(U_t, self.gap_tol)
+            finally:
+                if control is not None:
+                    control.stop_check = None
             cert = solved.certificate
             solver_d, multipliers = cert.d, solved.multipliers or cert.point
             record.path, record.solver, record.status = (solved.path or self.master.path,
@@ -293,6 +304,19 @@ class _TotallyCorrective(Algorithm):
             return False
         self._check_guarantee(t)
         return self.done
+
+    def _verdict_in_solve(self, t: int, elapsed: float) -> tuple[str, str] | None:
+        """The guarantee check asked from inside master solve t once it is due (a degenerate
+        LP's solve can take minutes): (status, message) when it would stop the run, else None.
+        Its inputs (gamma_hat, the last certified solve) do not change during the solve."""
+        if self.solves < 1 or not guarantee_check_due(elapsed, self.solves):
+            return None
+        before = (self.done, self.status, self.message)
+        self._check_guarantee(t)
+        verdict = (self.status, self.message + " (the check fell due inside master solve "
+                   f"{t}, which was abandoned)") if self.done else None
+        self.done, self.status, self.message = before
+        return verdict
 
     def _check_guarantee(self, t: int) -> None:
         """Stop before solving t when the guarantee of the eventual stop is certified empty or

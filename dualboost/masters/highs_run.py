@@ -150,6 +150,8 @@ def _run(h, control, what: str) -> str:
         if handler is not None:
             h.cbSimplexInterrupt.unsubscribe(handler)
     status = _status(h)
+    if control is not None:
+        control.raise_early_stop()  # the algorithm's early stop interrupted the solve
     # only the run's limit sets a finite time_limit and interrupts, so a solve stopped that way
     # is the limit's (HiGHS's clock may stop it a few milliseconds before ours says so)
     if status in _STOPPED and remaining is not None:
