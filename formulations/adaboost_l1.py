@@ -19,7 +19,7 @@ the projected-Newton master apply unchanged) and
 
 (seed 002 E1; the verifier's margin-identity rows check it). The relations: u = softmax(-YH
 w_(5)) (24) is thesis (3.11) at nu = 1 with eta = 1/T, and the edge constraints' multipliers
-are w_(6) (sum 1) = T w_(5) (seed 002 §4.3; E9).
+are w_(6) (sum 1) = T w_(5) (seed 002 §3.7, (24); E9).
 
 ``budget="inequality"`` is seed 002's F1b, ``1^T w <= 1/T`` ((15) with r >= 0): building
 ``adaboost_l1`` with it returns the formulation of ``formulations/adaboost_l1_ineq.py``

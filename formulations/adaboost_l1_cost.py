@@ -1,4 +1,4 @@
-"""Cost-sensitive AdaBoost-l1, seed 002 §5 / [40] (derived pair): ERLPBoost with prior c / sum c.
+"""Cost-sensitive AdaBoost-l1, seed 002 §4–§5 / [40] (derived pair): ERLPBoost with prior c / sum c.
 
 Naming: seed 002 calls the w-domain problem the *primal*; here (as in the whole toolkit) the
 *primal* is the d-domain problem and the *dual* the w-domain one. Translated here, once.

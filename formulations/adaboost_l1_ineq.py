@@ -5,7 +5,7 @@ project calls the d-domain problem the primal and the w-domain problem the dual
 (docs/formulations.md).
 
 Seed 002's (5) with ``1^T w <= 1/T``: in its Lagrangian (12) the budget's multiplier gets a
-sign, r <= 0 in (10)'s convention, so the d-domain problem is (15) with r >= 0 (seed 002 §2.1).
+sign, r <= 0 in (10)'s convention, so the d-domain problem is (15) with r >= 0 (seed 002 (5)–(15)).
 In this project's form (eta = 1/T, d0 uniform, as ``adaboost_l1``)::
 
     min_{d, gamma}  gamma + (1/eta) Delta(d, 1/N)
@@ -18,7 +18,7 @@ and 1 - sum(w) is the budget left unused, the weight of an all-zero column). The
 max(max_q u^q.d, 0) + (1/eta) Delta(d, 1/N) = Opt(15 with r >= 0) + T ln N, and seed 002's
 Opt(5, <=) = ln N - P/T (E1 holds with the same shift). It equals ``adaboost_l1`` when the
 optimum of the inequality problem uses the whole budget (r > 0), e.g. when the pool is closed
-under negation (seed 002 §2.1; docs/errata.md, seed 002 S11); otherwise its value is lower.
+under negation (seed 002 (5)–(15); docs/errata.md, seed 002 S11); otherwise its value is lower.
 ``proofs_check`` (``shen_li_core``) derives the pair from the Lagrangian.
 
 Numerics: the equality member on the columns [0, U] (``adaboost_l1`` with the zero column

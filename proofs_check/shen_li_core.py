@@ -16,7 +16,7 @@ form dualboost declares (``formulations/adaboost_l1.py``, ``adaboost_l1_ineq.py`
 * :func:`check_adaboost_l1_inequality` -- with 1^T w <= 1/T the budget's multiplier is signed
   (r <= 0 in (10)): (15) with r >= 0, in the d-domain the max edge floored at 0, and
   stationarity in gamma gives sum(w) + slack = 1; numerically (cvxpy) on a pool not closed under
-  negation, both sides agree and differ from the equality budget (seed 002 §2.1; docs/errata.md,
+  negation, both sides agree and differ from the equality budget (seed 002 (5)–(15); docs/errata.md,
   seed 002 S11).
 * :func:`check_logitboost_l1_dual` -- Lagrangian of (32): stationarity in z gives u = -sigma(-z)
   in [-1, 0] (33) and logit*(u) = (-u) ln(-u) + (1 + u) ln(1 + u); in w, e_j(u) >= r: (30);

@@ -1,4 +1,4 @@
-"""AdaBoost-CG and LogitBoost-CG: seed 002 (Shen & Li) Algorithm 2 and §4.4.
+"""AdaBoost-CG and LogitBoost-CG: seed 002 (Shen & Li) Algorithm 2 (§3.7), LogitBoost (§3.4).
 
 Totally corrective column generation on the d-domain problem ((15) for AdaBoost_l1, (31) for
 LogitBoost_l1; Shen & Li call these the *dual*, this project the *primal*)::
@@ -7,7 +7,7 @@ LogitBoost_l1; Shen & Li call these the *dual*, this project the *primal*)::
     2. loop: h' = the oracle's hypothesis of largest edge sum_i u_i y_i h'(x_i) at u   ((42))
              if edge(h') < r + eps: stop (h' is not added)
              add h', solve the restricted master: d^t (= u), its r^t = max_q u^q.d^t, and w^t
-             (the edge constraints' multipliers, seed 002 §4.3)
+             (the edge constraints' multipliers, seed 002 §3.7, (24))
 
 r^t is the restricted problem's r: the largest edge of the columns so far at d^t (floored at 0
 for the inequality budget, F1b: (15) with r >= 0). Every master solve is certified like the
@@ -125,7 +125,7 @@ class _ShenLiCG(RegularizedAlgorithm):
     @classmethod
     def claims(cls, result, formulation, tol):
         """CG1 (the restricted optimum never decreases as columns are added) and CG2 (the stop
-        certifies the whole pool's optimum within eps), and for AdaBoost_l1 seed 002's §3.4
+        certifies the whole pool's optimum within eps), and for AdaBoost_l1 seed 002's §3.3/§3.5
         identities at the output (:mod:`dualboost.verify.margin_identities`)."""
         slack = _run_slack(result, tol)
         solved = [r for r in result.history if r.solved]
@@ -190,6 +190,6 @@ class AdaBoostCG(_ShenLiCG):
 class LogitBoostCG(_ShenLiCG):
     name = "logitboost_cg"
     summary = "totally corrective CG on LogitBoost_l1 (31); stop when best edge < r + eps"
-    reference = "seed 002 §4.4 (LogitBoost-CG)"
+    reference = "seed 002 §3.4, §3.7 (LogitBoost-CG: Algorithm 2 on (31))"
     problem = "logitboost"
     default_formulation = "logitboost_l1"

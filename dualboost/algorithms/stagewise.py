@@ -1,6 +1,6 @@
 """Stagewise baselines: AdaBoost (seed 002 (7)) and Arc-Gv ((8), with clipping).
 
-Shen & Li's Algorithm 1 (seed 002 §2.8; thesis Ch. 1 for AdaBoost): start from d^0 (uniform,
+Shen & Li's Algorithm 1 (seed 002 (7), (8); thesis Ch. 1 for AdaBoost): start from d^0 (uniform,
 or the prior / normalized sample weights), and at every round t
 
 1. take the hypothesis of largest edge r_t = u^t . d^(t-1) (u^t = y h_t(x), entries in [-1, 1]);
@@ -385,7 +385,7 @@ class ArcGv(_Stagewise):
         if not self.alphas or float(np.sum(self.alphas)) <= 0.0:
             return 0.0
         # the minimum normalized margin, clipped into (-1, 1): at +-1 the closed form's
-        # ln((1 + rho)/(1 - rho)) is infinite (seed 002 §2.8, implementation note)
+        # ln((1 + rho)/(1 - rho)) is infinite (seed 002 Algorithm 1, (7), (8), implementation note)
         rho = float(self.normalized_margins().min())
         return min(max(rho, -1.0 + 1e-12), 1.0 - 1e-12)
 

@@ -1,4 +1,4 @@
-"""``shen-li``: seed 002 §5 (Table 4, Fig. 5): AdaBoost-CG vs stagewise AdaBoost, and
+"""``shen-li``: seed 002 §4–§5 (Table 4, Fig. 5): AdaBoost-CG vs stagewise AdaBoost, and
 LogitBoost-CG, on the data we have.
 
 Protocol (seed 002 Table 4): 5 random splits, 70 % train, 15 % test, 15 % unused (here

@@ -360,7 +360,7 @@ IDENTITIES: list[Identity] = [
     Identity(
         "I36", "adaboost_l1_ineq = adaboost_l1 with an all-zero column",
         "`adaboost_l1_ineq` (1ᵀw ≤ 1/T) ≡ `adaboost_l1` on the columns [0, U]",
-        "seed 002 §2.1 (F1b): (15) with r ≥ 0 is (15) with the zero hypothesis added",
+        "seed 002 (5)–(15) (F1b): (15) with r ≥ 0 is (15) with the zero hypothesis added",
         "adaboost_l1_ineq", "adaboost_l1",
         lambda c: {"T": _SHEN_LI_T, "eps": c.eps},
         lambda c: {"T": c.left.T, "eps": c.eps},

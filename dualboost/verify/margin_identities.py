@@ -3,7 +3,7 @@
 At an optimum of AdaBoost_l1 (seed 002 (5)/(6) <-> (10)/(15); ``adaboost_l1``), with rho = U w
 (w the edge constraints' multipliers, lambda = w_(6) = T w_(5); the normalized margins when
 1^T w = 1), u = d the d-domain distribution and r = r_(15) the largest edge at u, these hold
-exactly (seed 002 §3.4, E1-E9; ``SL1``-``SL9`` here):
+exactly (seed 002 §3.3, §3.5, E1-E9; ``SL1``-``SL9`` here):
 
 ==== ============================================================== =========================
 row  identity                                                        seed 002
@@ -56,7 +56,7 @@ class Row:
 __all__ = ["adaboost_l1_identities", "adaboost_qp_identities", "gaussian_approximation",
            "identity_row", "logitboost_l1_identities", "margin_moments", "printed_objective_row"]
 
-REFERENCE = "seed 002 §3.4"
+REFERENCE = "seed 002 §3.3, §3.5"
 
 
 def identity_row(check_id: str, label: str, reference: str, lhs, rhs, tol: float,
@@ -147,12 +147,12 @@ def adaboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float
     if inequality:
         ok = total <= 1.0 + tol
         rows.append(Row("SL9", "E9: sum of the edge multipliers w (<= 1, inequality budget)",
-                        f"docs/theory.md SL9; {ref} E9; seed 002 §4.3", total, 1.0 + tol,
+                        f"docs/theory.md SL9; {ref} E9; seed 002 §3.7, (24)", total, 1.0 + tol,
                         PASS if ok else FAIL,
                         f"unused budget 1 - sum w = {1 - total:.6g}"))
     else:
         rows.append(identity_row("SL9", "E9: sum of the edge multipliers w vs 1",
-                                 f"{ref} E9; seed 002 §4.3", total, 1.0, tol))
+                                 f"{ref} E9; seed 002 §3.7, (24)", total, 1.0, tol))
     return rows
 
 
@@ -172,7 +172,7 @@ def printed_objective_row(printed: tuple[float, float], value: float, what: str,
 
 def logitboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: float, *,
                              primal_value: float, tol: float = 1e-6) -> list[Row]:
-    """LogitBoost_l1's relations at an optimum (seed 002 §2.6, (32), (33), §4.3), rows
+    """LogitBoost_l1's relations at an optimum (seed 002 §3.4, (32), (33), §4.3), rows
     SL21-SL25: Opt(32) at w_(32) = w/T equals -P/T; u = sigmoid(-rho/T) (33); r = max edge =
     sum u rho; the active columns' edges equal r; sum(w) = 1 (the multipliers are T w_(32))."""
     U = np.asarray(U, dtype=float)
@@ -181,7 +181,7 @@ def logitboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: flo
     rho = U @ w
     edges = U.T @ d
     r = float(edges.max()) if edges.size else -math.inf
-    ref = "seed 002 §2.6"
+    ref = "seed 002 §3.4"
     opt32 = float(np.sum(np.logaddexp(0.0, -rho / T)))
     active = w > 1e-6 * max(float(w.max(initial=0.0)), 1e-300)
     return [
@@ -196,7 +196,7 @@ def logitboost_l1_identities(U: np.ndarray, d: np.ndarray, w: np.ndarray, T: flo
                      np.full(int(active.sum()), r), tol,
                      f"{int(active.sum())} active of {w.size} columns, r = {r:.10g}"),
         identity_row("SL25", "sum of the edge multipliers w (= T 1'w_(32)) vs 1",
-                     f"{ref}; seed 002 §4.3", float(w.sum()), 1.0, tol),
+                     f"{ref}; seed 002 §3.7, (24)", float(w.sum()), 1.0, tol),
     ]
 
 

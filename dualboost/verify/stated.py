@@ -1,4 +1,4 @@
-"""Rows for the identities a formulation states at its optimum (seed 002 §3.4, margin moments).
+"""Rows for the identities a formulation states at its optimum (seed 002 §3.3, §3.5: margins).
 
 A formulation may define ``optimum_identities(U, w, d)``: at an optimal pair (the independent
 primal solve's d and the solver's multipliers w of the edge rows, so that the identities test the
