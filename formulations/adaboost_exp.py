@@ -88,7 +88,7 @@ class AdaBoostExp(Formulation):
         return cp.Problem(cp.Minimize(cp.sum(cp.exp(-(U @ w)))), [cp.sum(w) == 1.0 / self.T])
 
     def optimum_identities(self, U, w, d):
-        """Seed 002 §2.2's KKT identities of (2) <-> (14) at an optimal pair (w the multipliers
+        """Seed 002's KKT identities of (2) <-> (14) at an optimal pair (w the multipliers
         of the edge rows, d the primal's): the verifier's rows K4-K6."""
         from dualboost.verify.stated import Identity
 

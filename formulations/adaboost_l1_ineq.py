@@ -48,7 +48,7 @@ class AdaBoostL1Inequality(AdaBoostL1):
     name = "adaboost_l1_ineq"
     summary = ("AdaBoost with l1 budget 1'w <= 1/T (Shen & Li F1b): (15) with r >= 0; w sums "
                "to <= 1")
-    equations = ("seed 002 (5) with 1'w <= 1/T, (10) with r <= 0, (15) with r >= 0; §2.1; "
+    equations = ("seed 002 (5) with 1'w <= 1/T, (10) with r <= 0, (15) with r >= 0; (5)-(15); "
                  "docs/errata.md, seed 002 S11")
     declared_params = (T_PARAM, BUDGET_INEQUALITY, EPS)
     inequality = True

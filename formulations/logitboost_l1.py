@@ -19,7 +19,7 @@ In this project's form, with eta = 1/T and R(d) = sum_n d_n ln d_n + (1 - d_n) l
     d(w) = grad R*(-eta U w) = sigmoid(-U w / T)           ((33): u_i = sigma(-y_i H_i w_(32)))
 
 so Opt(32) = Opt(30) = -Opt(31)/T and the edge constraints' multipliers are T w_(32) (seed 002
-§2.6, §4.3). This is not a member of the regularized family: there is no sum(d) = 1 (no beta),
+§3.4, §3.7). This is not a member of the regularized family: there is no sum(d) = 1 (no beta),
 so the Lagrangian's stationarity in r alone gives sum(w) = 1; the fast master is the family's
 projected Newton without the beta elimination (:mod:`dualboost.masters.shen_li`).
 """
@@ -50,7 +50,7 @@ class LogitBoostL1(Formulation):
                                 closed_forms=("d_from_dual", "best_response"),
                                 primal_form="other")
     default_algorithm = "logitboost_cg"
-    #: the problem seed 002's LogitBoost-CG (§4.4) runs
+    #: the problem seed 002's LogitBoost-CG (§3.4) runs
     cg_problem = "logitboost"
 
     def _check(self) -> None:
@@ -74,7 +74,7 @@ class LogitBoostL1(Formulation):
         return -cp.sum(cp.entr(d)) - cp.sum(cp.entr(1 - d))
 
     def conjugate(self, y):
-        """R*(y) = sum ln(1 + e^y) (seed 002's logit* with u -> -u, §2.6)."""
+        """R*(y) = sum ln(1 + e^y) (seed 002's logit* with u -> -u, §3.4)."""
         return cp.sum(cp.logistic(y))
 
     def primal(self, U: np.ndarray) -> Model:
@@ -177,7 +177,7 @@ class LogitBoostL1(Formulation):
         model.variables["gamma"].value = np.asarray(float((U.T @ d).max()))
 
     def verifier_rows(self, U: np.ndarray, d: np.ndarray, point, tol: float) -> list:
-        """Seed 002 §2.6's relations at an optimum, rows SL21-SL25 and SL10
+        """Seed 002 §3.4's relations at an optimum, rows SL21-SL25 and SL10
         (:mod:`dualboost.verify.margin_identities`)."""
         from dualboost.verify.margin_identities import (
             logitboost_l1_identities,

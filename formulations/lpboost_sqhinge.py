@@ -4,7 +4,7 @@ Naming: seed 002 calls the w-domain problem the *primal* and the u-domain proble
 *dual*; here (as in the whole toolkit) the *primal* is the d-domain problem (d = seed 002's u)
 and the *dual* the w-domain one. Translated here, once.
 
-Seed 002's w-domain problem (§2.5 of the paper; footnote 5: xi >= 0 is implicit)::
+Seed 002's w-domain problem ((27) of the paper; footnote 5: xi >= 0 is implicit)::
 
     max_{w, rho, xi}  rho - D sum_i xi_i^2   s.t.  y_i H_i w >= rho - xi_i,  w >= 0, 1^T w = 1
 
