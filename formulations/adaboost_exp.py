@@ -47,13 +47,14 @@ from scipy.special import rel_entr
 from dualboost.formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from dualboost.kkt import soft_margin_system
 from dualboost.params import EPS, Param
+from dualboost.temperature import Temperature
 
 T_PARAM = Param("T", "seed 002's regularization parameter T > 0: l1 budget 1^T w = 1/T "
                 "(temperature of the Gibbs form; small T: hard margin)", default=0.1, low=0,
                 low_open=True)
 
 
-class AdaBoostExp(Formulation):
+class AdaBoostExp(Temperature, Formulation):
     name = "adaboost_exp"
     summary = "exponential loss (2) with the l1 budget 1/T; dual (14): d >= 0, no simplex"
     equations = "seed 002 (2), (5), (14); thesis (3.18)"
@@ -63,18 +64,6 @@ class AdaBoostExp(Formulation):
         closed_forms=("primal_objective", "dual_objective", "d_from_dual", "best_response"))
     default_algorithm = "erlpboost"
     promises_soft_margin = False
-
-    @property
-    def eta(self) -> float:
-        """1/T: the weight of the regularizer in P (the Newton master's curvature scale)."""
-        return 1.0 / self.T
-
-    @property
-    def d0(self) -> np.ndarray:
-        return np.full(self.N, 1.0 / self.N)
-
-    def parameters(self) -> dict:
-        return {**super().parameters(), "eta": self.eta}
 
     def seed_objective(self, value: float) -> float:
         """Opt(2) = sum_i exp(-y_i H_i w_(2)) from the value here (module docstring)."""

@@ -44,12 +44,13 @@ import numpy as np
 from dualboost.formulation import Capabilities, Certificate, Formulation, Model, Multipliers
 from dualboost.kkt import soft_margin_system
 from dualboost.params import EPS, Param
+from dualboost.temperature import Temperature
 
 T_PARAM = Param("T", "seed 002's trade-off T > 0 of (41): minimize var(rho)/2 - T mean(rho)",
                 default=0.1, low=0, low_open=True)
 
 
-class AdaBoostQP(Formulation):
+class AdaBoostQP(Temperature, Formulation):
     name = "adaboost_qp"
     summary = "AdaBoost-QP (41): var(rho)/2 - T mean(rho); dual: l2 to uniform, d of any sign"
     equations = "seed 002 (39), (41), derived dual (proofs_check shen_li_more)"
@@ -60,18 +61,6 @@ class AdaBoostQP(Formulation):
                       "best_response"))
     default_algorithm = "erlpboost"
     promises_soft_margin = False
-
-    @property
-    def eta(self) -> float:
-        """1/T: the weight of the regularizer in P (the Newton master's curvature scale)."""
-        return 1.0 / self.T
-
-    @property
-    def d0(self) -> np.ndarray:
-        return np.full(self.N, 1.0 / self.N)
-
-    def parameters(self) -> dict:
-        return {**super().parameters(), "eta": self.eta}
 
     def seed_objective(self, value: float) -> float:
         """Opt(41) = (1/2) var(rho) - T mean(rho) from the value here: -T value."""
