@@ -93,7 +93,7 @@ def run(
     X: np.ndarray | None,
     y: np.ndarray,
     *,
-    formulation: str | type[Formulation] = "erlpboost",
+    formulation: str | type[Formulation] | None = None,
     nu: float | None = None,
     nu_frac: float | None = None,
     eps: float | None = None,
@@ -114,9 +114,11 @@ def run(
 ) -> BoostResult:
     """Fit one boosting run on (X, y) with labels y in {-1, +1}.
 
-    ``formulation`` is a registered name, the path of a ``.py`` file or a class; ``algorithm``
-    defaults to the formulation's own (``default_algorithm``). ``params`` sets any parameter the
-    formulation or the algorithm declares (e.g. ``{"q": 0.3}`` for a Tsallis regularizer);
+    ``formulation`` is a registered name, the path of a ``.py`` file or a class (default: the
+    algorithm's own problem where it has one, e.g. ``adaboost_l1`` for ``adaboost_cg``, else
+    ``erlpboost``); ``algorithm`` defaults to the formulation's own (``default_algorithm``).
+    ``params`` sets any parameter the formulation or the algorithm declares (e.g.
+    ``{"q": 0.3}`` for a Tsallis regularizer);
     ``nu``/``nu_frac``, ``eps``, ``eta`` and ``stopping`` are shortcuts for the parameters of
     those names, passed only when not None. Giving a parameter that neither declares, or the same
     parameter twice (a shortcut and ``params``), is a :class:`DualBoostInputError`; so is a pairing
@@ -149,6 +151,10 @@ def run(
     N = y.shape[0]
     if N == 0:
         raise DualBoostInputError("the data set is empty")
+    if formulation is None:  # the algorithm's own problem (seed 002's CG), else erlpboost
+        own = getattr(algorithm_class(algorithm), "default_formulation", None) if algorithm \
+            else None
+        formulation = own or "erlpboost"
     cls = load_formulation(formulation)
     algo = algorithm_class(algorithm or cls.default_algorithm)
     given = dict(params or {})

@@ -41,3 +41,16 @@ def test_cg_refusal_names_the_algorithm_once(columns):
     message = str(info.value)
     assert "seed 002's seed 002" not in message
     assert "seed 002 Algorithm 2 (AdaBoost-CG) runs the adaboost problem" in message
+
+
+def test_api_run_defaults_to_the_algorithms_own_problem():
+    # as `dualboost fit --algorithm adaboost_cg` does: the CG algorithm's problem, not erlpboost
+    from sklearn.datasets import load_breast_cancer
+
+    from dualboost.api import run
+
+    X, y = load_breast_cancer(return_X_y=True)
+    result = run(X[:120], 2.0 * y[:120] - 1, algorithm="adaboost_cg", params={"T": 0.2},
+                 kkt=False)
+    assert result.formulation == "adaboost_l1" and result.success
+    assert run(X[:120], 2.0 * y[:120] - 1, kkt=False).formulation == "erlpboost"
