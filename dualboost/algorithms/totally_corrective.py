@@ -21,7 +21,7 @@ Both also stop early, with status ``vacuous_guarantee`` / ``weak_guarantee``, wh
 of their eventual stop is certified empty or weak (:meth:`_TotallyCorrective._check_guarantee`,
 due as :func:`guarantee_check_due` says; docs/theory.md, "Stopping early"); LPBoost also with
 ``degenerate_lp`` when its LP's value is still <= 0 then
-(:meth:`LPBoostAlgorithm._check_guarantee`).
+(:meth:`LPBoostAlgorithm._guarantee_verdict`).
 """
 
 from __future__ import annotations
@@ -311,16 +311,28 @@ class _TotallyCorrective(Algorithm):
         Its inputs (gamma_hat, the last certified solve) do not change during the solve."""
         if self.solves < 1 or not guarantee_check_due(elapsed, self.solves):
             return None
-        before = (self.done, self.status, self.message)
-        self._check_guarantee(t)
-        verdict = (self.status, self.message + " (the check fell due inside master solve "
-                   f"{t}, which was abandoned)") if self.done else None
-        self.done, self.status, self.message = before
-        return verdict
+        verdict = self._guarantee_verdict(t)
+        if verdict is None:
+            return None
+        status, message = verdict
+        return status, (f"{message} (the check fell due inside master solve {t}, which was "
+                        "abandoned)")
 
     def _check_guarantee(self, t: int) -> None:
-        """Stop before solving t when the guarantee of the eventual stop is certified empty or
-        weak (docs/theory.md, "Stopping early when the guarantee cannot mean much").
+        """Stop before solving t when :meth:`_guarantee_verdict` says so."""
+        verdict = self._guarantee_verdict(t)
+        if verdict is not None:
+            self.done = True
+            self.status, self.message = verdict
+
+    def _stopped_early(self, t: int) -> str:
+        """The opening of an early stop's message: when, after how many solves and columns."""
+        return (f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
+                f"{self.solves} master solves, T = {self.U.shape[1]})")
+
+    def _guarantee_verdict(self, t: int) -> tuple[str, str] | None:
+        """(status, message) when the guarantee of the eventual stop is certified empty or weak
+        (docs/theory.md, "Stopping early when the guarantee cannot mean much"), else None.
 
         The stop promises softmargin(w) >= g - eps_eff (:meth:`eps_eff`), and g <= gamma_hat =
         min_q u^q.d_q is certified at every step (weak duality of (2.2)/(2.3) at each capped
@@ -329,20 +341,17 @@ class _TotallyCorrective(Algorithm):
         (weak). Either is certain, however long the run goes on (gamma_hat only decreases)."""
         eps_eff = self.eps_eff()
         if not math.isfinite(eps_eff):  # the formulation promises no soft margin
-            return
+            return None
         gamma_hat = self.min_edge
         verdict = guarantee_verdict(gamma_hat, eps_eff)
         if verdict is None:
-            return
-        empty = verdict == "vacuous_guarantee"
-        self.done, self.status = True, verdict
+            return None
         promise = ("is empty: g - eps_eff <= 0, which the cancelling pair 0.5 h - 0.5 h "
-                   "already meets" if empty else
+                   "already meets" if verdict == "vacuous_guarantee" else
                    f"can certify at most gamma_hat - eps_eff = {gamma_hat - eps_eff:.3g}, less "
                    "than half of g")
-        self.message = (
-            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
-            f"{self.solves} master solves, T = {self.U.shape[1]}): the best soft margin g over "
+        return verdict, (
+            f"{self._stopped_early(t)}: the best soft margin g over "
             f"all hypotheses is certified <= gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, "
             f"so the guarantee of the stop, soft margin >= g - eps_eff with eps_eff = "
             f"{eps_eff:.3g}, {promise}; more iterations cannot change that (docs/theory.md, "
@@ -475,8 +484,8 @@ class LPBoostAlgorithm(_TotallyCorrective):
                                else ""))
         return record
 
-    def _check_guarantee(self, t: int) -> None:
-        """The shared verdicts (:meth:`_TotallyCorrective._check_guarantee`), then LPBoost's
+    def _guarantee_verdict(self, t: int) -> tuple[str, str] | None:
+        """The shared verdicts (:meth:`_TotallyCorrective._guarantee_verdict`), then LPBoost's
         own early stop on a degenerate LP (docs/theory.md, "Stopping early"): when the check is
         due and the restricted LP (2.3) still has value Theta^t <= 0 (no combination of the
         hypotheses so far has a positive soft margin: a stump and its negation cancel) while
@@ -486,17 +495,15 @@ class LPBoostAlgorithm(_TotallyCorrective):
         ``degenerate_lp`` and the certified bracket Theta^t <= g <= gamma_hat, rather than run
         on for minutes; the remedies are ERLPBoost (whose entropy-smoothed distributions bring
         gamma_hat down in seconds on such data) or a larger nu."""
-        super()._check_guarantee(t)
+        shared = super()._guarantee_verdict(t)
         theta = self.cert.dual_value if self.cert is not None else None
-        if self.done or theta is None or theta > DEGENERATE_LP_VALUE:
-            return
+        if shared is not None or theta is None or theta > DEGENERATE_LP_VALUE:
+            return shared
         gap = self.min_edge - theta
         if not gap > self.formulation.eps:
-            return
-        self.done, self.status = True, "degenerate_lp"
-        self.message = (
-            f"stopped early before solving {t} ({time.perf_counter() - self.started:.1f} s, "
-            f"{self.solves} master solves, T = {self.U.shape[1]}): the LP (2.3) over the "
+            return None
+        return "degenerate_lp", (
+            f"{self._stopped_early(t)}: the LP (2.3) over the "
             f"hypotheses so far has value Theta^{t - 1} = {theta:.3g} <= 0 (no combination of "
             f"them has a positive soft margin), and the stop needs gamma_hat - Theta <= eps = "
             f"{self.formulation.eps:g} but has {gap:.3g}: the best soft margin g is certified in "
