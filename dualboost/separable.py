@@ -204,17 +204,18 @@ class _Compiler:
                 return "elem", lambda x: (x + b, 1.0, 0.0, None)
             return "elem", lambda x: (a * x + b, a, 0.0, None)
         name = type(expr).__name__
-        if isinstance(expr, _nodes().Promote):
+        nodes = _nodes()
+        if isinstance(expr, nodes.Promote):
             kind, fn = self.compile(expr.args[0])
             if kind == "sum":
                 raise NotSeparable(f"a sum broadcast to a vector in {expr}")
             return kind, fn
-        if isinstance(expr, _nodes().NegExpression):
+        if isinstance(expr, nodes.NegExpression):
             kind, fn = self.compile(expr.args[0])
             return kind, lambda x: _scale(fn(x), -1.0)
-        if isinstance(expr, _nodes().AddExpression):
+        if isinstance(expr, nodes.AddExpression):
             return self._add(expr)
-        if isinstance(expr, _nodes().Sum):
+        if isinstance(expr, nodes.Sum):
             if expr.axis is not None:
                 raise NotSeparable(f"a sum along an axis in {expr}")
             kind, fn = self.compile(expr.args[0])
@@ -225,9 +226,9 @@ class _Compiler:
                 total = float(np.sum(np.broadcast_to(value, expr.args[0].shape)))
                 return "const", lambda x: (total, 0.0, 0.0, None)
             return "sum", fn
-        if isinstance(expr, (_nodes().MulExpression, _nodes().multiply)):
-            return self._product(expr, inner=not isinstance(expr, _nodes().multiply))
-        if isinstance(expr, _nodes().DivExpression):
+        if isinstance(expr, (nodes.MulExpression, nodes.multiply)):
+            return self._product(expr, inner=not isinstance(expr, nodes.multiply))
+        if isinstance(expr, nodes.DivExpression):
             kind, fn = self.compile(expr.args[0])
             if not expr.args[1].is_constant():
                 raise NotSeparable(f"a division by a variable expression in {expr}")
@@ -250,7 +251,7 @@ class _Compiler:
         if name == "norm1":
             _, fn = self._elem(expr.args[0], expr)
             return "sum", lambda x: _chain(fn(x), _abs, None)
-        if isinstance(expr, _nodes().Elementwise):
+        if isinstance(expr, nodes.Elementwise):
             return "elem", self._elementwise(expr)
         raise NotSeparable(f"{name} ({expr}) is not a sum of per-coordinate terms")
 
@@ -267,13 +268,14 @@ class _Compiler:
             return (1.0, 0.0) if expr is self.variable else None
         if expr.is_constant():
             return None
+        nodes = _nodes()
         parts = []
-        if isinstance(expr, _nodes().Promote):
+        if isinstance(expr, nodes.Promote):
             return self._affine(expr.args[0]) if expr.args[0].size == 1 else None
-        if isinstance(expr, _nodes().NegExpression):
+        if isinstance(expr, nodes.NegExpression):
             inner = self._affine(expr.args[0])
             return None if inner is None else (-inner[0], -inner[1])
-        if isinstance(expr, _nodes().AddExpression):
+        if isinstance(expr, nodes.AddExpression):
             a, b = 0.0, 0.0
             for arg in expr.args:
                 if arg.is_constant():
@@ -287,9 +289,9 @@ class _Compiler:
                     return None
                 a, b = a + part[0], b + part[1]
             return a, b
-        if isinstance(expr, (_nodes().MulExpression, _nodes().multiply)):
+        if isinstance(expr, (nodes.MulExpression, nodes.multiply)):
             left, right = expr.args
-            if isinstance(expr, _nodes().multiply) or left.size == 1 or right.size == 1:
+            if isinstance(expr, nodes.multiply) or left.size == 1 or right.size == 1:
                 for const, other in ((left, right), (right, left)):
                     if const.is_constant() and not other.is_constant():
                         c = self._constant(const)
@@ -298,7 +300,7 @@ class _Compiler:
                             return None
                         return c * inner[0], c * inner[1]
             return None
-        if isinstance(expr, _nodes().DivExpression) and expr.args[1].is_constant():
+        if isinstance(expr, nodes.DivExpression) and expr.args[1].is_constant():
             c = self._constant(expr.args[1])
             inner = self._affine(expr.args[0])
             if c is None or inner is None:
