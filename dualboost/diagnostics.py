@@ -68,6 +68,13 @@ MARGIN_TOL = 1e-6
 
 def _larger_nu(params: dict) -> str:
     nu, N = params.get("nu"), params.get("N")
+    softest = nu is not None and bool(N) and float(nu) >= int(N) * (1 - 1e-12)
+    if params.get("D") is not None and not softest:
+        # seed 002's members set the softness by the slack penalty D (nu = 1/D for the hinge
+        # (21)): the knob a user of such a member turns is D, not the derived nu
+        return (f"a smaller D (seed 002's penalty on the slacks: a softer margin; now "
+                f"D = {float(params['D']):.4g}; choose it by cross-validation, "
+                "docs/choosing_nu.md)")
     if nu is None or not N:
         return "a larger nu (a softer margin; choose it by cross-validation, docs/choosing_nu.md)"
     nu, N = float(nu), int(N)

@@ -111,6 +111,19 @@ def test_vacuous_guarantee_with_no_positive_margin_asks_for_a_larger_nu_only():
     assert "larger nu" in message and "smaller eps" not in message and "ERLPBoost" not in message
 
 
+def test_a_member_softened_by_its_penalty_d_is_told_to_lower_d():
+    """Seed 002's hinge members (lpboost_hinge: nu = 1/D) take D, not nu: the remedy names D."""
+    U = np.array([[1.0], [1.0], [1.0], [-1.0]])
+    result = fake_result(U, [1.0], [0.4, 0.0], eps=0.05, nu=2.0)
+    result.parameters["D"] = 0.5
+    message = run_warnings(result)[0]["message"]
+    assert "a smaller D" in message and "now D = 0.5" in message and "larger nu" not in message
+    # at D = 1/N (nu = N) no softer margin exists, whatever the knob is called
+    result.parameters.update(D=0.25, nu=4.0)
+    message = run_warnings(result)[0]["message"]
+    assert "already the softest margin" in message and "smaller D" not in message
+
+
 def test_no_eps_no_vacuous_check():
     r = fake_result(np.ones((3, 1)), [1.0], [0.0], eps=None, nu=1.0)
     assert run_warnings(r) == []

@@ -119,6 +119,17 @@ def test_lpboost_on_a_degenerate_lp_stops_early_with_the_bracket(check_at_once):
     assert on.status != "degenerate_lp"
 
 
+def test_the_degenerate_lp_remedy_names_the_members_own_knob(check_at_once):
+    # seed 002's hinge LPBoost is LPBoost at nu = 1/D: same stop, but its user sets D
+    X, y = _noisy()
+    N = X.shape[0]
+    result = run(X, y, formulation="lpboost_hinge", params={"D": 1.0 / 15}, eps=0.01,
+                 kkt=False)
+    assert result.status == "degenerate_lp"
+    assert "a smaller D" in result.message and "a larger nu" not in result.message
+    assert result.parameters["nu"] == 15 and N > 15
+
+
 def test_when_the_check_is_due():
     # never before GUARANTEE_CHECK_SECONDS (short runs end by their own rule, whatever the
     # machine's load); then after GUARANTEE_CHECK_SOLVES solves, or, with slow solves, once

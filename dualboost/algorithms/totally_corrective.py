@@ -355,9 +355,17 @@ class _TotallyCorrective(Algorithm):
             f"all hypotheses is certified <= gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, "
             f"so the guarantee of the stop, soft margin >= g - eps_eff with eps_eff = "
             f"{eps_eff:.3g}, {promise}; more iterations cannot change that (docs/theory.md, "
-            f"'Stopping early'). Remedies: a larger nu (g grows with nu), or "
+            f"'Stopping early'). Remedies: {self._softer_margin()}, or "
             f"{self._remedy_eps(gamma_hat)}; --no-early-stop (run(..., guarantee_check=False)) "
             f"runs on to the algorithm's own stopping rule")
+
+    def _softer_margin(self) -> str:
+        """The remedy 'a softer margin' in the member's own knob: seed 002's hinge members take
+        the slack penalty D (nu = 1/D), the others nu."""
+        D = getattr(self.formulation, "D", None)
+        if isinstance(D, (int, float)):
+            return f"a smaller D (g grows as D falls; now D = {float(D):.4g})"
+        return "a larger nu (g grows with nu)"
 
     def _output(self, stopping: str, lp_value: float | None) -> Output:
         cert = self.cert
@@ -510,7 +518,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
             f"[{theta:.3g}, {self.min_edge:.3g}] and Algorithm 2.1 on this degenerate LP may need "
             f"up to N/2 iterations (thesis Theorem 2.5; docs/theory.md, 'Stopping early'). "
             f"Remedies: ERLPBoost (--formulation erlpboost; its smoothed distributions bound g "
-            f"far sooner), or a larger nu (g grows with nu); --no-early-stop "
+            f"far sooner), or {self._softer_margin()}; --no-early-stop "
             f"(guarantee_check=False) runs on to Algorithm 2.1's own rule")
 
     def output(self):
