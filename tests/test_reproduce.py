@@ -228,11 +228,50 @@ def test_shen_li_quick(tmp_path, capsys) -> None:
     code, out = _run(tmp_path, "shen-li", "--data-dir", str(DATA))
     assert code == 0, capsys.readouterr().err
     doc = _outputs_ok(out)
-    for r in doc["runs"]:
-        res = r["result"]
+    table4 = [r["result"] for r in doc["runs"] if r["key"][0] == "table4"]
+    assert table4
+    for res in table4:
         assert res["T"] > 0
         # totally corrective at the same T: never worse on the training set at the snapshot
         assert res["adaboost_cg"]["train"][0] <= res["adaboost"]["train"][0] + 0.05
+        # (6) at AdaBoost's rescaled iterate is feasible for (5), so a converged AdaBoost-CG's
+        # value can only be lower (up to its eps = 1e-5 on the scale of P, 1/T in (6))
+        if res["adaboost_cg"]["status"] == "converged":
+            slack = 10 * 1e-5 / res["T"]
+            assert res["adaboost_cg"]["objective"][-1] <= res["adaboost"]["objective"][-1] + slack
+    assert (out / "fig5_objective.png").is_file() and (out / "fig4_margins.png").is_file()
+
+
+@needs_data
+def test_shen_li_quick_has_adaboost_qp(tmp_path, capsys) -> None:
+    """Seed 002 Table 2: AdaBoost-QP beside AdaBoost on both data sets, its T and AdaBoost's
+    round chosen on validation from the quick grids, and the QP optimal over the pool."""
+    if "shen-li" not in EXPERIMENTS:
+        pytest.skip("this version has no adaboost_cg / logitboost_cg algorithms")
+    from dualboost.reproduce import shen_li
+
+    code, out = _run(tmp_path, "shen-li", "--data-dir", str(DATA))
+    assert code == 0, capsys.readouterr().err
+    doc = _outputs_ok(out)
+    table2 = [r for r in doc["runs"] if r["key"][0] == "table2"]
+    assert {r["key"][1] for r in table2} == {"german", "breast_cancer"}
+    for r in table2:
+        res = r["result"]
+        assert res["adaboost"]["rounds"] in shen_li.QUICK_STOPS
+        assert res["adaboost_qp"]["T"] in shen_li.QUICK_TS
+        assert res["adaboost_qp_full"]["T"] in shen_li.QUICK_TS
+        assert len(res["adaboost_qp"]["valid"]) == len(shen_li.QUICK_TS)
+        assert 0 < res["adaboost_qp"]["nonzero"] <= res["adaboost_qp"]["pool"]
+        # AdaBoost's normalized weights are a point of the QP's simplex over the pool, so the
+        # QP's (39)*T = mean(rho) - var(rho)/(2T) is at least AdaBoost's at the same T
+        mv = res["mean_variance"]
+        assert mv["adaboost_qp"] >= mv["adaboost"] - 1e-5
+        assert res["adaboost_qp"]["min_margin"] <= res["adaboost_qp"]["mean_margin"]
+    report = (out / "report.md").read_text(encoding="utf-8")
+    # seed 002 Table 2's and Table 3's entries beside ours
+    assert "| german (g-numer) | AdaBoost-QP | test error | 0.249 | 0.033 |" in report
+    assert "| breast_cancer (b-cancer) | AdaBoost | minimum margin | 0.048 | 0.009 |" in report
+    assert "| german (g-numer) | 0.243 | 0.026 |" in report
 
 
 @needs_data
