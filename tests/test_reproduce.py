@@ -13,6 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dualboost.cli import main
@@ -20,6 +21,7 @@ from dualboost.data import shared_data_dir
 from dualboost.reproduce import EXPERIMENTS, Context, Task, reproduce
 from dualboost.reproduce.grid import run_tasks
 from dualboost.reproduce.report import strip_timing
+from dualboost.reproduce.softboost_synthetic import make_data, paired_noise, u_shape
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -86,6 +88,82 @@ def test_softboost_synthetic_quick(tmp_path, capsys) -> None:
     best = max(opt)
     assert all(max(c for c in r["curve"] if c is not None) <= best + 1e-7
                for r in fig3.values())
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "**U-shaped error in ν/N.** Criterion:" in report
+    assert "read as a rescaling of those **columns**" in report
+
+
+def _synthetic_columns(rescale: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All 2000 rows' 100 columns, the noisy and the clean labels, from make_data."""
+    d = make_data(0, rescale)
+    H = np.vstack([d["H_train"], d["H_test"]])
+    assert np.array_equal(H[:, 100:], -H[:, :100])  # the negations
+    return (H[:, :100], np.concatenate([d["y_train"], d["y_test"]]),
+            np.concatenate([d["y_train_clean"], d["y_test_clean"]]))
+
+
+def test_synthetic_data_rescales_the_signal_columns() -> None:
+    # seed 004 §5 read as: +1/2 on the positives' first 10 columns, then those whole columns
+    # divided by 1.5 -- positives' signal entries in [1/3, 1], negatives' in [0, 2/3]
+    X, y, clean = _synthetic_columns("column")
+    pos, neg = X[clean > 0], X[clean < 0]
+    assert len(pos) == len(neg) == 1000
+    assert np.count_nonzero(y != clean) == 200  # 10 % of the labels flipped
+    assert pos[:, :10].min() >= 1 / 3 and pos[:, :10].max() <= 1.0
+    assert neg[:, :10].min() >= 0.0 and neg[:, :10].max() <= 2 / 3
+    # the columns are 'again in [0, 1]' and fill it (1000 uniform draws reach each end)
+    assert np.all(X[:, :10].max(axis=0) > 0.99) and np.all(X[:, :10].min(axis=0) < 0.01)
+    np.testing.assert_allclose(pos[:, :10].mean(), 2 / 3, atol=0.01)
+    np.testing.assert_allclose(neg[:, :10].mean(), 1 / 3, atol=0.01)
+    for part in (pos, neg):  # the 90 noise columns are untouched uniform [0, 1]
+        assert part[:, 10:].min() >= 0.0 and part[:, 10:].max() <= 1.0
+        np.testing.assert_allclose(part[:, 10:].mean(), 0.5, atol=0.01)
+
+
+def test_synthetic_data_other_readings() -> None:
+    X, _, clean = _synthetic_columns("minmax")
+    np.testing.assert_allclose(X[:, :10].min(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(X[:, :10].max(axis=0), 1.0, atol=1e-12)
+    X, _, clean = _synthetic_columns("shifted")  # only the shifted entries divided
+    np.testing.assert_allclose(X[clean < 0, :10].mean(), 0.5, atol=0.01)
+    assert X[clean > 0, :10].min() >= 1 / 3
+    with pytest.raises(ValueError, match="rescale must be one of"):
+        make_data(0, "divide")
+
+
+def test_softboost_synthetic_runs_the_column_reading(tmp_path) -> None:
+    ctx = Context(data_dir=None, out=tmp_path, quick=True)
+    got = EXPERIMENTS["softboost-synthetic"].load_data(ctx)["synthetic"]
+    want = make_data(0, "column")
+    assert all(np.array_equal(got[k], want[k]) for k in want)
+
+
+def _wrong(M: int, count: int, start: int = 0) -> np.ndarray:
+    w = np.zeros(M, bool)
+    w[start:start + count] = True
+    return w
+
+
+def test_paired_noise_counts_only_discordant_examples() -> None:
+    a, b = _wrong(100, 10), _wrong(100, 6)  # b's mistakes are a subset of a's
+    diff, noise = paired_noise(a, b)
+    assert diff == pytest.approx(0.04) and noise == pytest.approx(2 * 2 / 100)
+    assert paired_noise(a, a) == (0.0, 0.0)
+
+
+def test_u_shape_needs_both_arms_beyond_the_noise() -> None:
+    M, fr = 1500, [0.1, 0.2, 0.4, 0.8]
+    opt = [0.0, 0.01, 0.02, 0.05]  # the first point is degenerate and ignored
+    u = [_wrong(M, 750), _wrong(M, 300), _wrong(M, 160), _wrong(M, 260)]
+    got = u_shape(fr, [w.mean() for w in u], u, opt)
+    assert got["verdict"] and got["min"]["frac"] == 0.4 and got["left"]["frac"] == 0.2
+    # the right arm 5 examples worse, but on other examples: 205 discordant, noise 2 sqrt(205)
+    flat = [_wrong(M, 750), _wrong(M, 300), _wrong(M, 160), _wrong(M, 165, start=100)]
+    got = u_shape(fr, [w.mean() for w in flat], flat, opt)
+    assert not got["verdict"] and got["left"]["above"] and not got["right"]["above"]
+    down = [_wrong(M, 300), _wrong(M, 250), _wrong(M, 200), _wrong(M, 100)]  # minimum at an end
+    assert not u_shape(fr, [w.mean() for w in down], down, opt)["verdict"]
+    assert u_shape(fr, [w.mean() for w in u], u, [0.0, 0.0, 0.02, 0.05]) is None
 
 
 @needs_data
