@@ -38,6 +38,11 @@ from .report import table
 
 N_ALL, F, N_TRAIN, N_SIGNAL = 2000, 100, 500, 10
 FIG2_EPS, FIG3_EPS, FIG3_NU = 1e-3, 1e-2, 200
+#: Fig. 3's iteration cap: the paper's axis ends at 10^3, but the corrective algorithms (one
+#: hypothesis step per iteration) need about 10^4 iterations to reach eps = 0.01 here
+FIG3_MAX_ITER = 20000
+#: Fig. 3's 'close to the optimum': the first iteration within this of it (the 'slower start')
+FIG3_CLOSE = 0.005
 #: the readings of seed 004's "rescaled such that the entries in those columns were again in
 #: [0, 1]" that :func:`make_data` offers; the first is the experiment's
 RESCALINGS = ("column", "minmax", "shifted")
@@ -164,7 +169,7 @@ def fig2_run(data: dict, *, nu: float, algorithm: str, eps: float = FIG2_EPS,
             "train_error": train, "seconds": seconds}
 
 
-def fig3_run(data: dict, *, algorithm: str, max_iter: int = 1000) -> dict:
+def fig3_run(data: dict, *, algorithm: str, max_iter: int = FIG3_MAX_ITER) -> dict:
     from .fitting import fit, summary
 
     d = data["synthetic"]
@@ -251,7 +256,8 @@ class SoftBoostSynthetic(Experiment):
                               {"nu": float(FIG3_NU)}, "optimum nu=200"))
         for a in _fig3_algorithms()[:3] if ctx.quick else _fig3_algorithms():
             tasks.append(Task(("fig3", a, 0.0), f"{__name__}:fig3_run",
-                              {"algorithm": a, "max_iter": 20 if ctx.quick else 1000},
+                              {"algorithm": a,
+                               "max_iter": 20 if ctx.quick else FIG3_MAX_ITER},
                               f"fig3 {a} nu=200"))
         return tasks
 
@@ -386,20 +392,38 @@ class SoftBoostSynthetic(Experiment):
             "",
         ]
         rows3 = []
+        o = opt3.get("optimum")
         for a in _fig3_algorithms():
             r = res.get(("fig3", a, 0.0), {})
             if not r:
                 continue
-            curve = [c for c in r.get("curve", []) if c is not None]
-            final = curve[-1] if curve else None
-            o = opt3.get("optimum")
-            rows3.append([a, RERUN.get(a), r.get("T"), final, None if final is None or o is None
-                          else final - o, r.get("status"), r.get("test_error"),
-                          r.get("seconds")])
+            curve = r.get("curve", [])
+            final = next((c for c in reversed(curve) if c is not None), None)
+            close = None if o is None else next(
+                (t + 1 for t, c in enumerate(curve) if c is not None and c >= o - FIG3_CLOSE),
+                None)
+            positive = next((t + 1 for t, c in enumerate(curve) if c is not None and c > 0),
+                            None)
+            rows3.append([a, RERUN.get(a), r.get("iterations"), r.get("distinct"), positive,
+                          close,
+                          final, None if final is None or o is None else final - o,
+                          r.get("status"), r.get("test_error"), r.get("seconds")])
         body += [
-            table(["algorithm", "rerun T", "T", "final soft margin", "minus optimum",
-                   "status", "test err", "fit [s]"], rows3,
-                  ["", ".0f", ".0f", ".5f", "+.5f", "", ".4f", ".2f"]),
+            table(["algorithm", "rerun T", "iterations", "distinct hypotheses",
+                   "first iteration > 0", f"first within {FIG3_CLOSE:g} of the optimum",
+                   "final soft margin", "minus optimum", "status", "test err", "fit [s]"],
+                  rows3, ["", ".0f", ".0f", ".0f", ".0f", ".0f", ".5f", "+.5f", "", ".4f",
+                          ".2f"]),
+            "",
+            "The paper's findings beside ours: LPBoost and SoftBoost need roughly the same "
+            "number of iterations, SoftBoost with 'a slower start' (compare the first "
+            "iteration with a positive soft margin and the first within "
+            f"{FIG3_CLOSE:g} of the optimum); the corrective algorithms take one small step "
+            "on one hypothesis per iteration and need far more iterations than the paper's "
+            "10^3-iteration axis (the dotted line in the figure), as the paper found for "
+            "SmoothBoost; the stagewise AdaBoost does not maximize the soft margin at "
+            f"ν = {FIG3_NU} (its cap is {FIG3_MAX_ITER if not ctx.quick else 20} iterations), "
+            "as the paper found for BrownBoost.",
         ]
 
         def fig2(fig) -> None:
@@ -426,6 +450,7 @@ class SoftBoostSynthetic(Experiment):
                 ax.plot(ts, [c for c in curve if c is not None], label=a)
             if opt3.get("optimum") is not None:
                 ax.axhline(opt3["optimum"], color="gray", ls="--", label="optimum")
+            ax.axvline(1e3, color="gray", ls=":", lw=0.8)  # where the paper's axis ends
             ax.set_xscale("log")
             ax.set_ylim(-0.02, 0.05)
             ax.set_xlabel("iteration")
