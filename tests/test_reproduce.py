@@ -88,6 +88,11 @@ def test_softboost_synthetic_quick(tmp_path, capsys) -> None:
     best = max(opt)
     assert all(max(c for c in r["curve"] if c is not None) <= best + 1e-7
                for r in fig3.values())
+    # every curve is the soft margin (2.2) of the weights so far: it ends at the output's
+    assert {"corrective_erlpboost", "corrective_binary_erlpboost"} <= set(fig3)
+    for r in fig3.values():
+        assert [c for c in r["curve"] if c is not None][-1] == pytest.approx(
+            r["soft_margin"], abs=1e-9)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "**U-shaped error in ν/N.** Criterion:" in report
     assert "read as a rescaling of those **columns**" in report
