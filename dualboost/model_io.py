@@ -290,15 +290,15 @@ def load_model(source: str | os.PathLike | dict) -> SavedModel:
     n_features = doc.get("n_features")
     if n_features is not None:
         n_features = _integer(n_features, "n_features", low=1)
+        kernel_widths = {h.n_features for h in hypotheses if isinstance(h, KernelHypothesis)}
+        if kernel_widths - {n_features}:  # its training row must have the model's width
+            raise DualBoostInputError(f"{name}: a kernel hypothesis has n_features "
+                                      f"{min(kernel_widths - {n_features})} but the model has "
+                                      f"{n_features}")
         widest = max(hypothesis_width(h) for h in hypotheses)
         if widest > n_features:
             raise DualBoostInputError(f"{name}: a hypothesis reads feature {widest - 1} but "
                                       f"n_features is {n_features}")
-        kernel_widths = {h.n_features for h in hypotheses if isinstance(h, KernelHypothesis)}
-        if kernel_widths - {n_features}:
-            raise DualBoostInputError(f"{name}: a kernel hypothesis has n_features "
-                                      f"{min(kernel_widths - {n_features})} but the model has "
-                                      f"{n_features}")
     parameters = doc.get("parameters") or {}
     if not isinstance(parameters, dict):
         raise DualBoostInputError(f"{name}: 'parameters' must be an object")
