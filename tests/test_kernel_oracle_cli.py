@@ -325,3 +325,37 @@ def test_predict_checks_the_columns_a_kernel_hypothesis_reads(tmp_path, capsys, 
         ok = X.copy()
         ok[0, unread[0]] = np.nan
         assert np.all(np.isfinite(model.decision_function(ok)))
+
+
+def test_a9a_kernel_fit_and_predict_stay_sparse(tmp_path, capsys):
+    """The thesis's a9a set (29,305 x 123, 14 ones per row): s = 14, and the CLI's saved model
+    predicts a9a.test exactly as the fit's own result does."""
+    from dualboost.data import shared_data_dir
+
+    root = shared_data_dir()
+    if root is None or not (root / "a9a.train").is_file() or not (root / "a9a.test").is_file():
+        pytest.skip("shared data (a9a.train, a9a.test) not available")
+    model, pred = tmp_path / "a9a.json", tmp_path / "pred.csv"
+    args = ["--oracle", "kernel", "--nu-frac", "0.2", "--eps", "0.05", "--n-features", "123"]
+    assert main(["fit", "--data", str(root / "a9a.train"), *args, "--json", str(model),
+                 "--quiet"]) in (0, 3)
+    assert main(["predict", "--model", str(model), "--data", str(root / "a9a.test"),
+                 "--out", str(pred)]) == 0
+    capsys.readouterr()
+    doc = json.loads(model.read_text())
+    assert {h["scale"] for h in doc["hypotheses"]} == {14.0}
+    _, scores = _read_predictions(pred)
+    train = load_dataset(str(root / "a9a.train"), n_features=123)
+    X_test = load_dataset(str(root / "a9a.test"), n_features=123,
+                          index_base=train.index_base).X
+    assert sp.issparse(train.X) and sp.issparse(X_test)
+    ref = np.zeros(X_test.shape[0])
+    dense_rows = {}
+    for w, h in zip(doc["weights"], doc["hypotheses"]):  # written out from the stored rows
+        x_i = np.zeros(123)
+        x_i[h["features"]] = h["values"]
+        dense_rows[h["index"]] = x_i
+        ref = ref + w * h["sign"] * np.clip(X_test @ x_i / 14.0, -1, 1)
+    assert np.allclose(scores, ref, rtol=0, atol=1e-12)
+    for i, x_i in dense_rows.items():  # each stored row is that training row
+        assert np.array_equal(train.X[i].toarray().ravel(), x_i)
