@@ -359,3 +359,16 @@ def test_a9a_kernel_fit_and_predict_stay_sparse(tmp_path, capsys):
     assert np.allclose(scores, ref, rtol=0, atol=1e-12)
     for i, x_i in dense_rows.items():  # each stored row is that training row
         assert np.array_equal(train.X[i].toarray().ravel(), x_i)
+
+
+def test_list_names_every_oracle_with_the_kernel_scale(capsys):
+    from dualboost.oracles import ORACLE_NAMES
+
+    assert main(["list", "--json"]) == 0
+    oracles = {o["name"]: o for o in json.loads(capsys.readouterr().out)["oracles"]}
+    assert set(oracles) == set(ORACLE_NAMES)
+    assert "s = max_n ||x_n||^2" in oracles["kernel"]["summary"]
+    assert oracles["kernel"]["predicts_new_data"] and not oracles["finite"]["predicts_new_data"]
+    assert main(["list"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Oracles (dualboost fit --oracle NAME" in out and "kernel SVM hypotheses" in out
