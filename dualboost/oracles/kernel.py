@@ -9,6 +9,11 @@ rows with 14 ones) ``s = 14``.
 
 With ``r = d * y`` the edge of ``h_i`` is ``sum_n r_n <x_n, x_i> / s = (X (X^T r))_i / s``, so
 ``best(d)`` costs two sparse matrix-vector products, O(nnz(X)), never the N x N kernel matrix.
+
+A chosen hypothesis keeps its training row sparsely (nonzero feature indices and values) and
+``s``: its ``describe()`` is a complete model of it, which ``dualboost fit --json`` writes and
+``dualboost predict`` rebuilds (:mod:`dualboost.model_io`). On new data it reads only the row's
+support columns of X (:func:`support_products`), sparse X staying sparse.
 """
 
 from __future__ import annotations
