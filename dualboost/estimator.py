@@ -602,6 +602,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                 params["eps"] = doc["eps"]
             if doc.get("nu") is not None and doc.get("N"):
                 params["nu_frac"] = min(1.0, float(doc["nu"]) / float(doc["N"]))
+            if doc.get("oracle") in ESTIMATOR_ORACLES:  # e.g. --oracle kernel: refit the same
+                params["oracle"] = doc["oracle"]
         valid = cls().get_params(deep=False)
         est = cls(**{k: v for k, v in params.items() if k in valid})
         est.classes_ = np.asarray(model.classes)

@@ -372,3 +372,19 @@ def test_list_names_every_oracle_with_the_kernel_scale(capsys):
     assert main(["list"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "Oracles (dualboost fit --oracle NAME" in out and "kernel SVM hypotheses" in out
+
+
+def test_estimator_from_a_cli_kernel_model(tmp_path, capsys, libsvm_files):
+    """A 'dualboost fit --json' kernel model loads as an estimator that predicts like
+    'dualboost predict' and refits with the same oracle."""
+    train, test = libsvm_files
+    model, pred = tmp_path / "k.json", tmp_path / "pred.csv"
+    assert main(["fit", "--data", str(train), *FIT, "--json", str(model), "--quiet"]) == 0
+    assert main(["predict", "--model", str(model), "--data", str(test), "--out",
+                 str(pred)]) == 0
+    capsys.readouterr()
+    _, scores = _read_predictions(pred)
+    est = DualBoostClassifier.from_json(model)
+    X_test = load_dataset(str(test), n_features=12).X
+    assert est.get_params()["oracle"] == "kernel" and est.n_features_in_ == 12
+    assert np.array_equal(est.decision_function(X_test), scores)
