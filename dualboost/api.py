@@ -124,8 +124,11 @@ def run(
     parameter twice (a shortcut and ``params``), is a :class:`DualBoostInputError`; so is a pairing
     the algorithm cannot run (its one-line reason is quoted).
 
-    ``hypotheses`` (an N x J matrix of predictions in [-1, 1]) selects the finite-column oracle
-    and makes ``oracle`` and X irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
+    ``oracle`` names the hypothesis class (:func:`dualboost.oracles.make_oracle`): ``"stumps"``,
+    ``"raw"`` or ``"kernel"`` (SVM hypotheses ``<x_i, x> / s``, ``s = max_n ||x_n||^2`` over
+    the training rows, clipped to [-1, 1] on new data). ``hypotheses`` (an N x J matrix of
+    predictions in [-1, 1]) selects the finite-column oracle and makes ``oracle`` and X
+    irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
     diagnostic (its residual is then None in the history). ``master="reference"`` keeps every
     master solve on the cvxpy reference path (see :func:`dualboost.engine.boost`).
     ``time_limit`` (seconds, None: none) and Ctrl-C end the run early with status

@@ -35,6 +35,7 @@ from .api import resolve_nu, run
 from .data import encode_labels
 from .errors import DualBoostInputError
 from .model_io import (
+    hypothesis_width,
     is_tie,
     labels_for_scores,
     load_model,
@@ -43,6 +44,7 @@ from .model_io import (
     to_jsonable,
 )
 from .oracles.base import combined_scores
+from .oracles.kernel import KernelHypothesis
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 from .params import DEFAULT_NU_FRAC, sample_weight_unsupported
@@ -76,9 +78,17 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
 
     A stump or raw feature adds its weight w_q to the feature it reads; constant hypotheses (the
     constant stump, a raw feature whose training range is one value) read none and count nowhere.
+    A kernel hypothesis ``<x_i, x> / s`` reads every nonzero feature of its training row x_i and
+    splits its weight among them in proportion to ``|x_ij|`` (an all-zero row counts nowhere).
     """
     out = np.zeros(int(n_features))
     for w, h in zip(np.asarray(weights, dtype=float), hypotheses):
+        if isinstance(h, KernelHypothesis):
+            share = np.abs(np.asarray(h.values, dtype=float))
+            if share.sum() > 0:
+                np.add.at(out, np.asarray(h.features, dtype=np.intp),
+                          abs(w) * share / share.sum())
+            continue
         if isinstance(h, Stump) and h.is_constant:
             continue
         if isinstance(h, RawFeature) and not h.hi > h.lo:
@@ -91,7 +101,7 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
 
 #: Oracles whose hypotheses can predict on new data. "finite" is excluded: its hypotheses are
 #: columns of a matrix given on the training examples and have no meaning for a new x.
-ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw")
+ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw", "kernel")
 
 #: defaults of the two shortcuts that always hold a value (see the class docstring)
 DEFAULT_EPS = 0.01
@@ -137,9 +147,14 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         (3.6)). None uses the formulation's theoretical default (``max(2 B / eps, sigma / 2)``,
         for ERLPBoost thesis §3.2.5: ``max((2/eps) ln(N/nu), 1/2)``). Passed only when set: with
         a formulation that does not declare eta (LPBoost) a value is a ValueError at ``fit``.
-    oracle : {"stumps", "raw"}, default="stumps"
-        The weak learner: exact best decision stumps, or signed features rescaled to [-1, 1]
-        with the training range.
+    oracle : {"stumps", "raw", "kernel"}, default="stumps"
+        The weak learner: exact best decision stumps; signed features rescaled to [-1, 1]
+        with the training range; or ``"kernel"``, the SVM hypotheses of the thesis (§5):
+        every training row x_i as a linear classifier ``h_i(x) = <x_i, x> / s`` and its
+        negation, scaled by ``s = max_n ||x_n||^2`` over the training rows so that every
+        training value lies in [-1, 1] (Cauchy-Schwarz) and clipped to [-1, 1] on new data.
+        Each oracle call costs two sparse products ``X (X^T r)``, O(nnz(X)); the N x N kernel
+        matrix is never formed.
     stopping : {"practical", "simple"} or None, default=None
         Stopping rule of the ``erlpboost`` algorithm (thesis §3.2.2 / §3.2.1; None: its default,
         ``"practical"``). Passed only when set: the ``lpboost`` algorithm has the one rule of
@@ -261,7 +276,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         # The soft-margin programs are binary: labels are -1/+1 and f(x) is one score.
         tags.classifier_tags.multi_class = False
-        # scipy.sparse X is used as is by the stump and raw oracles (never made dense).
+        # scipy.sparse X is used as is by the stump, raw and kernel oracles (never made dense).
         tags.input_tags.sparse = True
         return tags
 
@@ -464,7 +479,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         """f(x) = sum_q w_q h^q(x), in the order of :meth:`BoostResult.decision_function`
         (and of ``dualboost predict``), so that the scores agree bit for bit."""
         if sp.issparse(X):
-            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + n) in CSC
+            X = X.tocsc()  # a hypothesis reads one column (kernel: its support columns)
         return combined_scores(self.weights_, self.hypotheses_, X)
 
     def decision_function(self, X) -> np.ndarray:
@@ -587,11 +602,13 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                 params["eps"] = doc["eps"]
             if doc.get("nu") is not None and doc.get("N"):
                 params["nu_frac"] = min(1.0, float(doc["nu"]) / float(doc["N"]))
+            if doc.get("oracle") in ESTIMATOR_ORACLES:  # e.g. --oracle kernel: refit the same
+                params["oracle"] = doc["oracle"]
         valid = cls().get_params(deep=False)
         est = cls(**{k: v for k, v in params.items() if k in valid})
         est.classes_ = np.asarray(model.classes)
         est.tie_class_ = est.classes_[model.classes.index(model.tie_class)]
-        widest = max(h.feature for h in model.hypotheses) + 1
+        widest = max(hypothesis_width(h) for h in model.hypotheses)
         est.n_features_in_ = model.n_features if model.n_features is not None else widest
         names = saved.get("feature_names_in")
         if names is not None:

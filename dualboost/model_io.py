@@ -36,6 +36,7 @@ import scipy.sparse as sp
 
 from .errors import DualBoostInputError
 from .oracles.base import Hypothesis, combined_scores
+from .oracles.kernel import KernelHypothesis
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
 from .result import TIE_TOLERANCE
@@ -45,7 +46,7 @@ __all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
            "to_jsonable", "train_error"]
 
 #: the hypothesis types a saved model can rebuild (``describe()["type"]``)
-PREDICTING_TYPES = ("stump", "raw")
+PREDICTING_TYPES = ("stump", "raw", "kernel")
 
 
 
@@ -82,8 +83,9 @@ def majority_class(y_pm: Any, classes: Any) -> Any:
 class SavedModel:
     """A boosted combination rebuilt from its JSON document (see the module docstring).
 
-    ``hypotheses`` are :class:`~dualboost.oracles.stumps.Stump` /
-    :class:`~dualboost.oracles.raw.RawFeature` objects, ``weights`` the w^T of the run,
+    ``hypotheses`` are :class:`~dualboost.oracles.stumps.Stump`,
+    :class:`~dualboost.oracles.raw.RawFeature` or
+    :class:`~dualboost.oracles.kernel.KernelHypothesis` objects, ``weights`` the w^T of the run,
     ``classes`` the two original label values (``classes[0]`` encoded -1, ``classes[1]`` +1),
     ``tie_class`` the class of a tie (a score within 1e-9 of 0), ``n_features`` the training
     width (None when the document does not say; then X needs only the columns the hypotheses
@@ -106,7 +108,9 @@ class SavedModel:
 
     def _check_X(self, X: Any) -> Any:
         if sp.issparse(X):
-            X = X.tocsc()  # each hypothesis reads one column: O(nnz_j + M) in CSC
+            # a stump or raw feature reads one column, a kernel hypothesis its support
+            # columns: O(nnz of those columns + M) in CSC
+            X = X.tocsc()
         else:
             try:
                 X = np.asarray(X, dtype=float)
@@ -183,13 +187,46 @@ def hypothesis_from_dict(entry: Any, q: int) -> Hypothesis:
         if lo > hi:
             raise DualBoostInputError(f"model: {where} has min {lo:g} > max {hi:g}")
         return RawFeature(feature, _sign(entry.get("sign"), f"{where}.sign"), lo, hi)
+    if kind == "kernel":
+        return _kernel_from_dict(entry, where)
     if kind == "column":
         raise DualBoostInputError(
             f"model: {where} is a column of a given hypothesis matrix (oracle 'finite': "
             "--hypotheses or a worst_case instance); such a model predicts only on its training "
-            "examples, not on new data; fit with --oracle stumps or raw")
+            "examples, not on new data; fit with --oracle stumps, raw or kernel")
     raise DualBoostInputError(f"model: {where} has unknown type {kind!r}; a saved model "
                               f"predicts with {', '.join(PREDICTING_TYPES)}")
+
+
+def _kernel_from_dict(entry: dict, where: str) -> KernelHypothesis:
+    """A kernel hypothesis from its description: training row ``index`` stored sparsely as
+    ``features`` (increasing 0-based columns) and ``values``, with the training ``scale``."""
+    n_features = _integer(entry.get("n_features"), f"{where}.n_features", low=1)
+    scale = _number(entry.get("scale"), f"{where}.scale")
+    if not scale > 0:
+        raise DualBoostInputError(f"model: {where}.scale must be > 0 (max_n ||x_n||^2 over "
+                                  f"the training rows), got {scale!r}")
+    features, values = entry.get("features"), entry.get("values")
+    if not isinstance(features, list) or not isinstance(values, list) \
+            or len(features) != len(values):
+        raise DualBoostInputError(f"model: {where} needs 'features' and 'values', two arrays "
+                                  "of the same length (the training row's nonzero entries)")
+    cols = [_integer(j, f"{where}.features[{k}]") for k, j in enumerate(features)]
+    if any(b <= a for a, b in zip(cols, cols[1:])) or (cols and cols[-1] >= n_features):
+        raise DualBoostInputError(f"model: {where}.features must be increasing column indices "
+                                  f"below n_features = {n_features}")
+    vals = [_number(v, f"{where}.values[{k}]") for k, v in enumerate(values)]
+    return KernelHypothesis(_integer(entry.get("index"), f"{where}.index"),
+                            _sign(entry.get("sign"), f"{where}.sign"), scale, tuple(cols),
+                            tuple(vals), n_features)
+
+
+def hypothesis_width(h: Hypothesis) -> int:
+    """The number of feature columns a hypothesis needs: its feature + 1 (stump, raw) or the
+    training width (kernel: it reads the whole row)."""
+    if isinstance(h, KernelHypothesis):
+        return h.n_features
+    return int(h.feature) + 1
 
 
 def _read_document(source: Any) -> tuple[dict, str]:
@@ -253,7 +290,12 @@ def load_model(source: str | os.PathLike | dict) -> SavedModel:
     n_features = doc.get("n_features")
     if n_features is not None:
         n_features = _integer(n_features, "n_features", low=1)
-        widest = max(h.feature for h in hypotheses) + 1
+        kernel_widths = {h.n_features for h in hypotheses if isinstance(h, KernelHypothesis)}
+        if kernel_widths - {n_features}:  # its training row must have the model's width
+            raise DualBoostInputError(f"{name}: a kernel hypothesis has n_features "
+                                      f"{min(kernel_widths - {n_features})} but the model has "
+                                      f"{n_features}")
+        widest = max(hypothesis_width(h) for h in hypotheses)
         if widest > n_features:
             raise DualBoostInputError(f"{name}: a hypothesis reads feature {widest - 1} but "
                                       f"n_features is {n_features}")

@@ -103,9 +103,15 @@ def add_parser(sub: Any) -> None:
                             "max(2 B / eps, sigma / 2); docs/theory.md)")
 
     weak = fit.add_argument_group("weak learner").add_mutually_exclusive_group()
-    weak.add_argument("--oracle", choices=("stumps", "raw"), default=None,
-                      help="hypothesis class searched by the exact oracle (default: stumps; "
-                           "built-in instances with their own hypotheses use those)")
+    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel"), default=None,
+                      help="hypothesis class searched by the exact oracle, each with its "
+                           "negation: stumps (decision stumps, the default), raw (each feature "
+                           "rescaled to [-1, 1] by its training range), kernel (SVM "
+                           "hypotheses, thesis §5: each training row x_i as h_i(x) = <x_i, x> "
+                           "/ s with s = max_n ||x_n||^2 over the training rows, so every "
+                           "training value is in [-1, 1]; on new data clipped to [-1, 1]; "
+                           "O(nnz) per oracle call, sparse data stay sparse). Built-in "
+                           "instances with their own hypotheses use those")
     weak.add_argument("--hypotheses", metavar="FILE.npy", default=None,
                       help="an N x J matrix of hypothesis predictions in [-1, 1] saved with "
                            "numpy.save; makes the oracle pick the best of these J columns")

@@ -1,6 +1,7 @@
 """``dualboost list``: every registered formulation and algorithm with its declared parameters
-(default, range, meaning), as text or ``--json``. The defaults shown are the ones ``fit`` uses:
-a schema default the CLI replaces (nu: max(1, 0.1 N)) is shown as the CLI's."""
+(default, range, meaning), and the oracles (hypothesis classes), as text or ``--json``. The
+defaults shown are the ones ``fit`` uses: a schema default the CLI replaces (nu: max(1, 0.1 N))
+is shown as the CLI's."""
 
 from __future__ import annotations
 
@@ -76,8 +77,16 @@ def _formulation_entry(spec: str, algorithms: dict[str, type]) -> dict:
         return {"name": spec, "spec": spec, "error": describe_exception(exc)}
 
 
+def _oracle_entries() -> list[dict]:
+    from ..oracles import ORACLE_SUMMARIES
+
+    return [{"name": name, "summary": summary, "predicts_new_data": predicts}
+            for name, (summary, predicts) in ORACLE_SUMMARIES.items()]
+
+
 def catalogue(formulations: list[str] | None = None) -> dict:
-    """What ``dualboost list --json`` prints: the formulations and algorithms, as plain data.
+    """What ``dualboost list --json`` prints: the formulations, algorithms and oracles, as plain
+    data.
 
     A formulation or algorithm that fails to load is an entry with an ``error`` line instead of
     its fields.
@@ -87,9 +96,9 @@ def catalogue(formulations: list[str] | None = None) -> dict:
         specs = formulations or available_formulations()
     except Exception as exc:
         return {"formulations": [{"name": "?", "error": describe_exception(exc)}],
-                "algorithms": algorithms}
+                "algorithms": algorithms, "oracles": _oracle_entries()}
     return {"formulations": [_formulation_entry(spec, classes) for spec in specs],
-            "algorithms": algorithms}
+            "algorithms": algorithms, "oracles": _oracle_entries()}
 
 
 def _params_table(params: list[dict]) -> Any:
@@ -169,6 +178,12 @@ def _print_catalogue(doc: dict) -> None:
         if a["reference"]:
             line(f"reference: {a['reference']}", indent=4)
         parameters(a)
+    console.print()
+    console.print(Text("Oracles (dualboost fit --oracle NAME, DualBoostClassifier(oracle=NAME); "
+                       "finite: --hypotheses)", style="bold"))
+    for o in doc.get("oracles", []):
+        console.print()
+        head(o["name"], o["summary"])
 
 
 def run(args: argparse.Namespace) -> int:

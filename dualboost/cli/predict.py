@@ -27,8 +27,10 @@ def add_parser(sub: Any) -> None:
                     "--out may not be the --model or the --data file (exit 2 before any work).",
     )
     predict.add_argument("--model", required=True, metavar="RUN.json",
-                         help="the JSON written by 'dualboost fit --json' (stumps or raw "
-                              "features)")
+                         help="the JSON written by 'dualboost fit --json' (stumps, raw "
+                              "features or kernel hypotheses; a kernel hypothesis stores its "
+                              "training row and scale, and its value on new data is clipped "
+                              "to [-1, 1])")
     predict.add_argument("--data", required=True, metavar="SPEC",
                          help="a .csv file, a LIBSVM file, or breast_cancer. A CSV file with a "
                               "header is matched by column name against the training header "

@@ -52,6 +52,11 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
     for name, value in doc["algorithm_parameters"].items():
         if name != "stopping":  # the "stopping" row below shows the rule that was applied
             row(f"{name} (algorithm)", _param_text(value))
+    scales = {h.get("scale") for h in doc["hypotheses"]
+              if isinstance(h, dict) and h.get("type") == "kernel"}
+    if oracle == "kernel" and len(scales) == 1:  # say how the SVM hypotheses were scaled
+        oracle = (f"kernel (h_i(x) = <x_i, x> / s, s = max_n ||x_n||^2 = {fmt(scales.pop())}; "
+                  "clipped to [-1, 1] on new data)")
     row("oracle", oracle)
     row("stopping", doc["stopping"])
     solves = sum(1 for r in doc["history"] if r.get("solved"))

@@ -18,8 +18,24 @@ from .stumps import Stump, StumpOracle
 
 ORACLE_NAMES: tuple[str, ...] = ("stumps", "raw", "finite", "kernel")
 
+#: one line per oracle for ``dualboost list``: what its class is, and whether a fitted model
+#: of it predicts on new data (``dualboost predict``, ``DualBoostClassifier``)
+ORACLE_SUMMARIES: dict[str, tuple[str, bool]] = {
+    "stumps": ("decision stumps sign * (+1 if x_j > threshold else -1), a threshold between "
+               "every two consecutive distinct training values of a feature, and the constants "
+               "+-1 (the default)", True),
+    "raw": ("each feature rescaled to [-1, 1] by its training range [min, max] (clipped on new "
+            "data), and its negation", True),
+    "kernel": ("SVM hypotheses (thesis §5): each training row x_i as h_i(x) = <x_i, x> / s, "
+               "s = max_n ||x_n||^2 over the training rows (every training value in [-1, 1]; "
+               "clipped on new data), and its negation; O(nnz) per call, X (X^T r)", True),
+    "finite": ("the columns of a given N x J matrix of predictions in [-1, 1] (--hypotheses, "
+               "worst_case:N); predicts on its training examples only", False),
+}
+
 __all__ = [
     "ORACLE_NAMES",
+    "ORACLE_SUMMARIES",
     "Column",
     "FiniteColumnOracle",
     "Hypothesis",
