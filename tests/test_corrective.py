@@ -236,6 +236,11 @@ def test_registered_with_parameters_and_clear_errors():
     with pytest.raises(DualBoostInputError, match="cannot run formulation 'erlpboost'"):
         run(X, y, formulation="erlpboost", algorithm="corrective_binary_erlpboost", nu=2,
             eps=0.1)
+    # seed 002's unnormalized members: off the capped simplex, one line instead of a crash
+    for member in ("adaboost_exp", "adaboost_qp"):
+        with pytest.raises(DualBoostInputError, match=f"cannot run formulation '{member}'.*"
+                           "capped simplex"):
+            run(X, y, formulation=member, algorithm="corrective_erlpboost", eps=0.1)
     with pytest.raises(DualBoostInputError, match="stop must be one of"):
         run(X, y, formulation="lpboost", algorithm="sss", nu=2, eps=0.1,
             params={"stop": "never"})

@@ -485,6 +485,14 @@ class CorrectiveERLPBoost(_Corrective):
                     "(dualboost.regularized) with its best response d(w)")
         if not klass.capabilities.strictly_convex:
             return "its step needs a strictly convex R (a unique d(w))"
+        if klass.capabilities.d_domain != "simplex":
+            return (f"Alg. 4.1 and its bound (thesis Thm 4.2) are stated on the capped simplex "
+                    f"of (3.9), and this member's d lives on the {klass.capabilities.d_domain} "
+                    "(seed 002's unnormalized problems); run it with its own algorithm "
+                    "(leave --algorithm out)")
+        if not callable(getattr(klass, "modulus", None)):
+            return ("its step size needs the regularizer's strong-convexity modulus sigma "
+                    "(a member's modulus())")
         return None
 
     def __init__(self, formulation, **kwargs):
