@@ -793,15 +793,25 @@ if spec["data"] == "a9a":
     from dualboost.data import load_dataset, shared_data_dir
     data = load_dataset(str(shared_data_dir() / "a9a.train"), n_features=123)
     X, y = data.X, data.y
+elif spec["data"] == "twonorm":
+    sys.path.insert(0, "benchmarks")
+    from bench import twonorm
+    data = twonorm(spec["N"])
+    X, y = data.X, data.y
 else:
     from sklearn.datasets import make_classification
     X, y = make_classification(n_samples=spec["N"], n_features=50, n_informative=10,
                                flip_y=0.05, random_state=0)
     y = np.where(y > 0, 1.0, -1.0)
-start = time.perf_counter()
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+start, cpu_start = time.perf_counter(), cpu()
 res = run(X, y, formulation=spec["algorithm"], nu_frac=spec["nu_frac"], eps=spec["eps"],
           time_limit=spec["time_limit"])
-print(json.dumps({"seconds": time.perf_counter() - start, "status": res.status,
+print(json.dumps({"seconds": time.perf_counter() - start, "cpu_seconds": cpu() - cpu_start,
+                  "status": res.status, "eps_used": res.parameters.get("eps"),
+                  "kkt_seconds": res.kkt_seconds,
                   "solves": sum(bool(r.solved) for r in res.history), "T": res.iterations,
                   "gap": res.duality_gap, "soft_margin": res.soft_margin,
                   "gamma_hat": min((r.edge for r in res.history), default=None),
@@ -882,6 +892,150 @@ def run_defaults(names: list[str], time_limit: float, console: Console, log: Con
                              "n/a (fewer than two converged runs)"))
     return rows
 
+
+# --------------------------------------------------------------------------------------------
+# Growth in N from converged runs: the scale set at a nu where its best soft margin is well
+# above eps (the remedy the default runs' statuses name), and twonorm; same settings at every N
+# --------------------------------------------------------------------------------------------
+GROWTH_SUITES = ("growth",)
+GROWTH_SIZES = (10_000, 30_000, 100_000)
+#: (data, nu/N, eps) of the growth runs. On the scale set the best soft margin g is below 0.015
+#: up to nu = 0.5 N (at eps = 0.01 the guarantee is weak or empty: the default runs' statuses),
+#: about 0.016 at 0.6 N, 0.035-0.04 at 0.7 N (certified: the runs' soft margin and gamma-hat),
+#: 0.08 at 0.8 N: 0.7 N is the smallest nu of these with g >= 3 eps. twonorm as in its suite.
+GROWTH_SETS = (("scale", 0.7, 0.01), ("twonorm", 0.2, 0.01))
+#: the targets of issue 20 for each run
+GROWTH_MAX_SECONDS = 60.0
+GROWTH_MAX_MB = 2048.0
+
+
+def growth_specs(sizes, time_limit: float, algorithms=("lpboost", "erlpboost")) -> list[dict]:
+    """One run per (data set, algorithm, N): the same nu/N and eps at every N."""
+    return [{"name": f"{data} N={N:.0e}".replace("+0", "").replace("+", ""), "data": data,
+             "N": N, "algorithm": algorithm, "nu_frac": nu_frac, "eps": eps,
+             "time_limit": time_limit}
+            for data, nu_frac, eps in GROWTH_SETS for algorithm in algorithms for N in sizes]
+
+
+def growth_certified(row: dict) -> bool:
+    """Converged by the algorithm's rule, and the soft margin (2.2) of its weights within eps of
+    gamma-hat = min_t max_q u^q . d^(t) (the best edge at each feasible pricing point, over all
+    stumps: an upper bound on the best soft margin g), so within eps of g: checked from the
+    run's own numbers, independently of the stopping rule."""
+    needed = ("soft_margin", "gamma_hat", "eps_used")
+    if row.get("status") != "converged" or any(row.get(k) is None for k in needed):
+        return False
+    return row["soft_margin"] >= row["gamma_hat"] - row["eps_used"]
+
+
+def _per_solve(row: dict, key: str) -> float | None:
+    value, solves = row.get(key), row.get("solves")
+    return value / solves if value is not None and solves else None
+
+
+#: the quantities whose growth in N is fitted: (label, function of a row)
+GROWTH_MEASURES = (("time", lambda r: r.get("seconds")),
+                   ("cpu time", lambda r: r.get("cpu_seconds")),
+                   ("time / master solve", lambda r: _per_solve(r, "seconds")),
+                   ("master time / master solve", lambda r: _per_solve(r, "master_seconds")))
+
+
+def growth_exponents(rows: list[dict]) -> list[dict]:
+    """Per (data set, algorithm) and measure: log(value ratio) / log(N ratio) between
+    successive sizes and from the smallest to the largest, over the certified runs only (a run
+    stopped by a limit or a verdict times that, not the algorithm); ``None`` where fewer than
+    two sizes are certified."""
+    out = []
+    for data in dict.fromkeys(r["data"] for r in rows):
+        for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+            runs = sorted((r for r in rows if r["data"] == data and r["algorithm"] == algorithm
+                           and r.get("certified")), key=lambda r: r["N"])
+            for label, value in GROWTH_MEASURES:
+                points = [(r["N"], value(r)) for r in runs]
+                points = [(n, v) for n, v in points if v is not None and v > 0]
+                steps = [math.log(b[1] / a[1]) / math.log(b[0] / a[0])
+                         for a, b in zip(points, points[1:]) if b[0] > a[0]]
+                overall = (math.log(points[-1][1] / points[0][1])
+                           / math.log(points[-1][0] / points[0][0])
+                           if len(points) >= 2 and points[-1][0] > points[0][0] else None)
+                out.append({"data": data, "algorithm": algorithm, "measure": label,
+                            "sizes": [n for n, _ in points], "steps": steps,
+                            "exponent": overall})
+    return out
+
+
+def converged_growth_table(rows: list[dict]) -> Table:
+    table = Table(title="Growth in N: converged runs (fresh process per run; no BLAS pinning)")
+    for column in ("instance", "algorithm", "nu/N", "eps", "seconds", "cpu s", "solves", "T",
+                   "s / solve", "master s", "oracle s", "KKT s", "peak MB", "status",
+                   "certified gap", "soft margin", "gamma_hat", "certified"):
+        table.add_column(column, justify="left" if column in ("instance", "algorithm", "status",
+                                                              "certified") else "right")
+    for r in rows:
+        table.add_row(r["name"], r["algorithm"], f"{r['nu_frac']:g}", f"{r['eps']:g}",
+                      _num(r.get("seconds"), ".2f"), _num(r.get("cpu_seconds"), ".2f"),
+                      str(r.get("solves", "-")), str(r.get("T", "-")),
+                      _num(_per_solve(r, "seconds"), ".3f"), _num(r.get("master_seconds"), ".2f"),
+                      _num(r.get("oracle_seconds"), ".2f"), _num(r.get("kkt_seconds"), ".2f"),
+                      _num(r.get("peak_mb"), ".0f"), str(r.get("status")),
+                      _num(r.get("gap"), ".2g"), _num(r.get("soft_margin"), ".4g"),
+                      _num(r.get("gamma_hat"), ".4g"), "yes" if r.get("certified") else "no")
+    return table
+
+
+def growth_lines(rows: list[dict], exponents: list[dict], slope_tol: float) -> list[dict]:
+    """Issue 20's targets on the growth runs: each converged and certified, < 60 s, < 2 GB;
+    the exponent of time in N at most 1 (+ ``slope_tol``, the twonorm suite's tolerance)."""
+    lines = []
+    for r in rows:
+        what = f"{r['name']} {r['algorithm']}"
+        seconds, mb = r.get("seconds"), r.get("peak_mb")
+        passed = (bool(r.get("certified")) and seconds is not None and mb is not None
+                  and seconds < GROWTH_MAX_SECONDS and mb < GROWTH_MAX_MB)
+        lines.append({"target": f"growth: {what} converged, certified, < "
+                                f"{GROWTH_MAX_SECONDS:.0f} s, < {GROWTH_MAX_MB:.0f} MB",
+                      "passed": passed,
+                      "detail": f"{r.get('status')}, {_num(seconds, '.1f')} s, "
+                                f"{_num(mb, '.0f')} MB"})
+    for e in exponents:
+        if e["measure"] != "time":
+            continue
+        what = f"{e['data']} {e['algorithm']}"
+        lines.append({"target": f"growth: {what} time grows at most linearly in N "
+                                f"(exponent <= {1 + slope_tol:g})",
+                      "passed": None if e["exponent"] is None else e["exponent"] <= 1 + slope_tol,
+                      "detail": "n/a (fewer than two certified sizes)" if e["exponent"] is None
+                      else f"N^{e['exponent']:.2f} over N {e['sizes'][0]} -> {e['sizes'][-1]}"})
+    return lines
+
+
+def run_growth(sizes, time_limit: float, slope_tol: float, console: Console, log: Console,
+               algorithms=("lpboost", "erlpboost")) -> dict:
+    """The growth suite: every run in a fresh process (``run_default``), then the table, the
+    exponents and the target lines."""
+    rows = []
+    for spec in growth_specs(sizes, time_limit, algorithms):
+        log.print(f"[dim]growth: {spec['name']} {spec['algorithm']} ...[/dim]")
+        row = run_default(spec)
+        row["certified"] = growth_certified(row)
+        rows.append(row)
+    exponents = growth_exponents(rows)
+    lines = growth_lines(rows, exponents, slope_tol)
+    console.print(converged_growth_table(rows))
+    table = Table(title="Exponent of each measure in N (log ratio / log N ratio), certified "
+                        "runs only: between successive sizes, and smallest -> largest")
+    for column in ("data", "algorithm", "measure", "successive", "overall"):
+        table.add_column(column, justify="left" if column != "overall" else "right")
+    for e in exponents:
+        table.add_row(e["data"], e["algorithm"], e["measure"],
+                      ", ".join(f"{x:.2f}" for x in e["steps"]) or "-",
+                      _num(e["exponent"], ".2f"))
+    console.print(table)
+    for line in lines:
+        flag = {True: "pass", False: "MISS", None: "n/a "}[line["passed"]]
+        console.print(f"{flag}  {line['target']}: {line['detail']}")
+    return {"rows": rows, "exponents": exponents, "targets": lines}
+
 def _sizes_from(low: int):
     def parse(text: str) -> tuple[int, ...]:
         try:
@@ -898,11 +1052,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="Time LPBoost and ERLPBoost (fast and reference master paths) on a suite "
                     "of instances and certify them against the full stump LP.")
-    p.add_argument("--suite", type=_csv((*SUITES, *DEFAULT_SUITES, "all")), default=["all"],
+    p.add_argument("--suite", type=_csv((*SUITES, *DEFAULT_SUITES, *GROWTH_SUITES, "all")),
+                   default=["all"],
                    help="comma-separated: german, breast_cancer, uci_like, a9a, twonorm, quick, "
                         "all (default all); scale, a9a_lpboost: the default configuration at "
-                        "scale (separate table); concurrency: a9a fits at once (separate table; "
-                        "not in all)")
+                        "scale (separate table); growth: converged runs at N = 1e4, 3e4, 1e5 "
+                        "and the exponents (separate table; not in all); concurrency: a9a fits "
+                        "at once (separate table; not in all)")
+    p.add_argument("--growth-sizes", type=_sizes, default=GROWTH_SIZES, metavar="N1,N2,...",
+                   help="sizes of the growth suite (default 1e4,3e4,1e5)")
     p.add_argument("--default-time-limit", type=float, default=300.0, metavar="SECONDS",
                    help="time limit of each scale / a9a_lpboost run (default 300)")
     p.add_argument("--algorithms", type=_csv(("lpboost", "erlpboost", "softboost")),
@@ -954,12 +1112,19 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     lps: list[dict] = []
     default_rows = run_defaults(args.suite, args.default_time_limit, console, log)
-    if default_rows and all(name in DEFAULT_SUITES for name in args.suite):
+    growth = {}
+    if "growth" in args.suite:
+        growth = run_growth(args.growth_sizes, args.default_time_limit, args.slope_tol, console,
+                            log, [a for a in args.algorithms if a in ("lpboost", "erlpboost")])
+    if all(name in (*DEFAULT_SUITES, *GROWTH_SUITES) for name in args.suite):
         if args.json:
             Path(args.json).write_text(json.dumps({"machine": machine(),
-                                                   "default_rows": default_rows},
+                                                   "arguments": vars(args),
+                                                   "default_rows": default_rows,
+                                                   "growth": growth},
                                                   indent=2, default=float) + "\n")
-        return 0
+        missed = any(line["passed"] is False for line in growth.get("targets", []))
+        return 1 if args.check and missed else 0
     with threadpool_limits(limits=args.blas_threads):
         for inst in suite_instances(args.suite, args.twonorm_T, args.twonorm_sizes):
             inst_rows, inst_lps = run_instance(inst, args, log, notes)
@@ -977,11 +1142,12 @@ def main(argv: list[str] | None = None) -> int:
                 console.print(f"[yellow]note:[/yellow] {note}")
     if args.json:
         report = {"machine": machine(), "arguments": vars(args), "rows": rows,
-                  "default_rows": default_rows,
+                  "default_rows": default_rows, "growth": growth,
                   "full_lp": lps, "targets": lines, "notes": list(dict.fromkeys(notes)),
                   "thesis_a9a": THESIS_A9A, "concurrency": concurrency}
         Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
         log.print(f"[dim]wrote {args.json}[/dim]")
+    lines = lines + growth.get("targets", [])
     return 1 if args.check and any(line["passed"] is False for line in lines) else 0
 
 
