@@ -32,7 +32,7 @@ def log_sum_exp(x: np.ndarray) -> float:
     return top + float(np.log(np.exp(x - top).sum()))
 
 
-def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 30,
+def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 100,
                                cap: np.ndarray | None = None) -> CappedProjection:
     """Project ``a = exp(log_a)`` onto the capped simplex in relative entropy (see module doc).
 
@@ -43,10 +43,12 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 30,
     those that now exceed 1/nu, repeat. The capped set only grows and every entry it takes must
     be capped (the scale only rises), so it stops at the sorted method's set, usually in a few
     rounds; after ``rounds`` the O(N log N) sort of :func:`vector_capped_entropic_projection`
-    (one cap for all) finishes the job. The exponentials are taken once, shifted by the largest
-    entry (a round is then a masked sum, not N exp calls), and again, shifted by the largest
-    uncapped entry, when the uncapped ones fall so far below the first shift that their sum
-    would lose digits.
+    (one cap for all) finishes the job. A round costs a few passes over N, the sort several
+    dozen: ERLPBoost on twonorm (nu = 0.2 N) needs 33-35 rounds at N = 3e4 and 1e5, where a
+    limit of 30 sent nine calls in ten to the sort (3e4: 13 -> 3 ms per call with 100). The
+    exponentials are taken once, shifted by the largest entry (a round is then a masked sum, not
+    N exp calls), and again, shifted by the largest uncapped entry, when the uncapped ones fall
+    so far below the first shift that their sum would lose digits.
     """
     if cap is not None:
         return vector_capped_entropic_projection(log_a, cap)
