@@ -98,3 +98,56 @@ def test_uci_like_sets_have_the_public_sets_shapes(bench):
     pima = bench.uci_like(N, levels)
     U, _ = make_oracle("stumps").fit(pima.X, pima.y).all_columns()
     assert name == "pima-like" and U.shape[1] == 2494
+
+
+# -- issue 20: the growth suite (converged runs in fresh processes, exponents in N) ------------
+
+
+def test_growth_exponents_use_certified_runs_only(bench):
+    rows = [{"data": "d", "algorithm": "a", "N": 100, "seconds": 1.0, "cpu_seconds": 1.0,
+             "solves": 10, "master_seconds": 0.5, "certified": True},
+            {"data": "d", "algorithm": "a", "N": 400, "seconds": 2.0, "cpu_seconds": 4.0,
+             "solves": 5, "master_seconds": 2.0, "certified": True},
+            # not certified (stopped by a limit): left out, or time would read 0 growth
+            {"data": "d", "algorithm": "a", "N": 1600, "seconds": 2.0, "cpu_seconds": 2.0,
+             "solves": 5, "master_seconds": 2.0, "certified": False}]
+    got = {e["measure"]: e for e in bench.growth_exponents(rows)}
+    assert got["time"]["exponent"] == pytest.approx(0.5)  # 2 x in 4 x N
+    assert got["cpu time"]["exponent"] == pytest.approx(1.0)
+    assert got["time / master solve"]["exponent"] == pytest.approx(1.0)  # 0.1 -> 0.4 s
+    assert got["master time / master solve"]["exponent"] == pytest.approx(1.5)  # 0.05 -> 0.4
+    assert got["time"]["sizes"] == [100, 400] and len(got["time"]["steps"]) == 1
+    alone = bench.growth_exponents(rows[:1])
+    assert all(e["exponent"] is None for e in alone)
+
+
+def test_growth_certified_reads_the_bracket(bench):
+    row = {"status": "converged", "soft_margin": 0.10, "gamma_hat": 0.105, "eps_used": 0.01}
+    assert bench.growth_certified(row)
+    assert not bench.growth_certified({**row, "soft_margin": 0.09})  # below gamma_hat - eps
+    assert not bench.growth_certified({**row, "status": "time_limit"})
+    assert not bench.growth_certified({**row, "gamma_hat": None})
+
+
+def test_growth_suite_runs_each_fit_in_a_fresh_process(bench, tmp_path):
+    out = tmp_path / "growth.json"
+    code = bench.main(["--suite", "growth", "--growth-sizes", "200,400", "--algorithms",
+                       "lpboost", "--json", str(out)])
+    assert code == 0
+    growth = json.loads(out.read_text())["growth"]
+    rows = growth["rows"]
+    assert [(r["data"], r["N"]) for r in rows] == [("scale", 200), ("scale", 400),
+                                                   ("twonorm", 200), ("twonorm", 400)]
+    for r in rows:
+        assert r["algorithm"] == "lpboost" and r["status"] == "converged"
+        assert r["peak_mb"] > 0 and r["cpu_seconds"] > 0 and r["solves"] >= 1
+        # the same settings at every N, per data set
+        assert (r["nu_frac"], r["eps"]) == {d: (f, e) for d, f, e in bench.GROWTH_SETS}[r["data"]]
+        assert r["certified"] == (r["soft_margin"] >= r["gamma_hat"] - r["eps_used"])
+    assert all(r["certified"] for r in rows)  # converged runs satisfy their own bracket
+    exponents = {(e["data"], e["measure"]): e for e in growth["exponents"]}
+    scale = [r for r in rows if r["data"] == "scale"]
+    expected = np.log(scale[1]["seconds"] / scale[0]["seconds"]) / np.log(2)
+    assert exponents[("scale", "time")]["exponent"] == pytest.approx(expected)
+    lines = [t for t in growth["targets"] if "linearly" in t["target"]]
+    assert len(lines) == 2 and all(t["passed"] is not None for t in lines)
