@@ -39,6 +39,13 @@ Instances (``--suite``; a comma-separated list of):
                    status, certified gap, and the growth exponent of time in N; each run in a
                    fresh process, BLAS threads not pinned, ``--default-time-limit`` each
 ``a9a_lpboost``    a9a LPBoost, nu/N 0.3, eps 0.01, in the same table as ``scale``
+``growth``         converged runs for the growth in N (not in ``all``): the scale set at
+                   nu = 0.7 N (its best soft margin about 0.035-0.06, where at 0.1 N it is
+                   below eps) and twonorm at nu = 0.2 N, eps 0.01, N = 1e4, 3e4, 1e5
+                   (``--growth-sizes``), both algorithms, each in a fresh process like
+                   ``scale``; certified when converged with soft margin >= gamma-hat - eps; the
+                   exponents of time, CPU time, time per master solve and master time per
+                   solve in N, and issue 20's targets (< 60 s, < 2 GB, exponent <= 1)
 
 The reference path on big instances (uci_like, a9a, twonorm N >= 1e4) would take very long; it
 is skipped with a note unless ``--reference-big`` is given. Where a target of issue 8 needs the
