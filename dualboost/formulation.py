@@ -291,23 +291,36 @@ class Formulation(ABC):
         """Solver family for the policy ('lp' or 'exp'), from the declared cones."""
         return self.capabilities.solver_kind
 
-    def check_columns(self, U: np.ndarray) -> np.ndarray:
+    def check_columns(self, U: np.ndarray, extends: np.ndarray | None = None) -> np.ndarray:
         """Validate a column matrix: N rows, finite entries in [-1, 1].
 
         Returns a read-only view; passing that view back (a fast master evaluates the same U
-        thousands of times per solve) skips the O(N t) scan."""
-        if U is getattr(self, "_checked_columns", None) and not U.flags.writeable:
+        thousands of times per solve) skips the O(N t) scan. ``extends``: the view this call
+        returned last, when U is that matrix with columns appended in the same memory (an
+        algorithm's column buffer, whose earlier columns are never written again): only the
+        new columns are scanned. Anything else is scanned whole."""
+        checked = getattr(self, "_checked_columns", None)
+        if U is checked and not U.flags.writeable:
             return U
         U = np.asarray(U, dtype=float)
         if U.ndim == 1:
             U = U[:, None]
         if U.ndim != 2 or U.shape[0] != self.N:
             raise DualBoostInputError(f"U must have N = {self.N} rows, got shape {U.shape}")
-        if not np.all(np.isfinite(U)):
-            raise DualBoostInputError("U has NaN or infinite entries")
-        if U.size and (U.min() < -1 - 1e-12 or U.max() > 1 + 1e-12):
-            raise DualBoostInputError(
-                f"U entries must lie in [-1, 1], got range [{U.min():g}, {U.max():g}]")
+        known = 0
+        if (extends is not None and extends is checked and not extends.flags.writeable
+                and extends.shape[1] <= U.shape[1] and extends.strides == U.strides
+                and extends.__array_interface__["data"][0] == U.__array_interface__["data"][0]):
+            known = extends.shape[1]
+        new = U[:, known:]
+        if new.size:
+            # one pass for each bound; NaN fails both comparisons, +-inf the range
+            low, high = float(new.min()), float(new.max())
+            if not (low >= -1 - 1e-12 and high <= 1 + 1e-12):
+                if not np.all(np.isfinite(new)):
+                    raise DualBoostInputError("U has NaN or infinite entries")
+                raise DualBoostInputError(
+                    f"U entries must lie in [-1, 1], got range [{U.min():g}, {U.max():g}]")
         U = U.view()
         U.flags.writeable = False
         self._checked_columns = U

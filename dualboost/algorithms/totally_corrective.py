@@ -464,7 +464,10 @@ class LPBoostAlgorithm(_TotallyCorrective):
                       if self.d is not self.master_d else True)
             self.accepted_extra = np.flatnonzero((block.T @ self.d > theta + f.eps)
                                                  & enters).tolist()
-        U_t = self.extended(u, *(extra[i] for i in self.accepted_extra))
+        # the checked read-only view (the master and the KKT recovery then skip the O(N t) scan;
+        # only the appended columns are scanned, the earlier ones are never written again)
+        U_t = f.check_columns(self.extended(u, *(extra[i] for i in self.accepted_extra)),
+                              extends=self.U)
         record = IterationRecord(t=t, edge=edge, primal_before=f.primal_objective(U_t, self.d),
                                  delta_simple=np.nan, delta_practical=np.nan, oracle_seconds=0.0,
                                  extra_columns=len(self.accepted_extra))
@@ -608,7 +611,9 @@ class RegularizedAlgorithm(_TotallyCorrective):
         f = self.formulation
         edge = float(u @ self.d)
         self.min_edge = min(self.min_edge, edge)
-        U_t = self.extended(u)
+        # the checked read-only view (the master and the KKT recovery then skip the O(N t) scan;
+        # only the appended column is scanned, the earlier ones are never written again)
+        U_t = f.check_columns(self.extended(u), extends=self.U)
         primal_before = f.primal_objective(U_t, self.d)
         self.min_primal_before = min(self.min_primal_before, primal_before)
         record = IterationRecord(
