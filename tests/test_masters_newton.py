@@ -192,9 +192,10 @@ def test_kept_second_moment_is_exact_for_its_weights():
         t = min(T, 2 + step // 4)
         h = h * np.exp(rng.normal(scale=(0.002 if step % 3 else 0.05), size=N))
         h[rng.integers(N, size=2)] = 0.0  # examples reaching a bound
-        moment, kept = master._second_moment(U[:, :t], h)
+        moment, a, kept = master._second_moment(U[:, :t], h)
         exact = U[:, :t].T @ (kept[:, None] * U[:, :t])
         assert np.abs(np.triu(moment) - np.triu(exact)).max() <= 1e-12 * N
+        assert np.abs(a - U[:, :t].T @ kept).max() <= 1e-12 * N  # U^T h~ kept alongside
         assert np.all(np.abs(kept - h) <= tol * np.maximum(h, kept) + 1e-300)
         fresh_before += master._moment_updates == 0
     assert fresh_before < 40  # the incremental path was taken

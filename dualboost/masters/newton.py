@@ -119,6 +119,13 @@ class ProjectedNewtonMaster(Master):
         self._buffer = np.empty(0)
         self._columns, self._known_columns = np.empty((0, 0), order="F"), 0
         self._columns_generation = 0  # bumped when the column-major copy of U restarts
+        #: the U that _columns was made for in this solve (None: check the next U again), and
+        #: a copy of U's last column (to tell an extension of it from another matrix)
+        self._columns_source: np.ndarray | None = None
+        self._last_column = np.empty(0)
+        self._buffer_columns: np.ndarray | None = None  # the copy of a U not column-major
+        #: B^T B with B = [sqrt(h~), sqrt(h~) U]: sum(h~), a = U^T h~ in row 0 and the second
+        #: moment U^T diag(h~) U below it (upper triangle, column-major)
         self._moment = np.empty((0, 0), order="F")
         self._moment_h: np.ndarray | None = None
         self._moment_generation = self._moment_updates = 0
@@ -160,38 +167,41 @@ class ProjectedNewtonMaster(Master):
                   else np.ones(d.size, dtype=bool))
         if getattr(f, "has_caps", False):
             inside &= d < cap * (1.0 - 1e-9)
-        h = np.zeros(d.size)
-        h[inside] = self._inverse_curvature(d[inside], inside)
-        h[~(np.isfinite(h) & (h > 0))] = 0.0
+        h = self._inverse_curvature(d, inside)
         if float(h.sum()) <= 0.0:
             return None
-        moment, kept = self._second_moment(U, h)
+        moment, a, kept = self._second_moment(U, h)
         total = float(kept.sum()) if domain != "orthant" else math.inf
         if total <= 0.0:
             return None
-        return _Curvature(moment, self._column_major(U).T @ kept, total, float(f.eta))
+        return _Curvature(moment, a, total, float(f.eta))
 
-    def _second_moment(self, U: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(U^T diag(h~) U as its upper triangle, t x t in column-major order; h~).
+    def _second_moment(self, U: np.ndarray, h: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(U^T diag(h~) U as its upper triangle, t x t in column-major order; U^T h~; h~).
 
         The matrix of the last call is extended by the new columns (a solve's U extends the
         previous one) and corrected by signed symmetric rank-k updates (syrk) on the k rows
         whose h moved by more than the tolerance: near an optimum, and from one solve to the
         next, most rows barely move. Recomputed whole when more than half the rows moved, when
         U is not the previous one extended, and every ``_MOMENT_REFRESH`` corrections (their
-        round-off accumulates)."""
+        round-off accumulates). U^T h~ rides along as row 0 of the kept matrix (the products
+        with [sqrt(h~), sqrt(h~) U]), so it costs no pass over U of its own."""
         N, t = U.shape
         columns = self._column_major(U)
         kept, moment = self._moment_h, self._moment
-        known = moment.shape[0]
+        known = moment.shape[0] - 1
         if (self._columns_generation != self._moment_generation or kept is None
-                or kept.size != N or known > t or self._moment_updates >= _MOMENT_REFRESH):
+                or kept.size != N or known < 0 or known > t
+                or self._moment_updates >= _MOMENT_REFRESH):
             return self._fresh_moment(columns, h)
         if known < t:
-            # the new columns against all: U^T diag(h~) U_new, O(N t) per new column
-            grown = np.empty((t, t), order="F")
-            grown[:known, :known] = moment
-            grown[:, known:] = columns.T @ (columns[:, known:] * kept[:, None])
+            # the new columns against all: [1, U]^T diag(h~) U_new, O(N t) per new column
+            grown = np.empty((t + 1, t + 1), order="F")
+            grown[:known + 1, :known + 1] = moment
+            block = columns[:, known:] * kept[:, None]
+            grown[1:, known + 1:] = columns.T @ block
+            grown[0, known + 1:] = block.sum(axis=0)
             moment = self._moment = grown
         delta = h - kept
         moved = np.flatnonzero(np.abs(delta) > self.hessian_tolerance * np.maximum(h, kept))
@@ -200,60 +210,91 @@ class ProjectedNewtonMaster(Master):
         if moved.size:
             for rows, sign in ((moved[delta[moved] > 0], 1.0), (moved[delta[moved] < 0], -1.0)):
                 if rows.size:
-                    # (sqrt|delta| U_rows)^T (sqrt|delta| U_rows) added in place; A.T is the
-                    # column-major t x k matrix BLAS wants
-                    A = columns[rows] * np.sqrt(np.abs(delta[rows]))[:, None]
+                    # (sqrt|delta| [1, U_rows])^T (sqrt|delta| [1, U_rows]) added in place; A.T
+                    # is the column-major (t + 1) x k matrix BLAS wants
+                    root = np.sqrt(np.abs(delta[rows]))
+                    A = np.empty((rows.size, t + 1))
+                    A[:, 0] = root
+                    np.multiply(columns[rows], root[:, None], out=A[:, 1:])
                     moment = dsyrk(sign, A.T, beta=1.0, c=moment, trans=0, overwrite_c=1)
             self._moment = moment
             kept[moved] = h[moved]
             self._moment_updates += 1
-        return moment, kept
+        return self._split_moment(moment, kept)
 
-    def _fresh_moment(self, columns: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """U^T diag(h) U recomputed whole (it becomes the kept matrix) and h."""
+    def _fresh_moment(self, columns: np.ndarray, h: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """U^T diag(h) U recomputed whole (it becomes the kept matrix), U^T h and h."""
         N, t = columns.shape
-        # sqrt(h) U from the column-major copy of U, into a buffer kept across calls (a fresh
-        # N x t array per call costs page faults comparable to the product), then one symmetric
-        # rank-N update: half a general product (single precision was tried: it costs more
-        # Newton iterations than it saves)
-        size = N * t
+        # [sqrt(h), sqrt(h) U] from the column-major U, into a buffer kept across calls (a
+        # fresh N x t array per call costs page faults comparable to the product), then one
+        # symmetric rank-N update: half a general product (single precision was tried: it costs
+        # more Newton iterations than it saves)
+        size = N * (t + 1)
         if self._buffer.size < size:
             self._buffer = np.empty(max(size, 2 * self._buffer.size))
-        A = self._buffer[:size].reshape((N, t), order="F")
-        np.multiply(columns, np.sqrt(h)[:, None], out=A)
+        A = self._buffer[:size].reshape((N, t + 1), order="F")
+        np.sqrt(h, out=A[:, 0])
+        np.multiply(columns, A[:, :1], out=A[:, 1:])
         self._moment = dsyrk(1.0, A, trans=1)
         self._moment_h = h.copy()
         self._moment_generation, self._moment_updates = self._columns_generation, 0
-        return self._moment, self._moment_h
+        return self._split_moment(self._moment, self._moment_h)
+
+    @staticmethod
+    def _split_moment(moment: np.ndarray, kept: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(U^T diag(h~) U, U^T h~, h~) from the kept [sqrt(h~), sqrt(h~) U] product."""
+        return np.asfortranarray(moment[1:, 1:]), moment[0, 1:].copy(), kept
 
     def _column_major(self, U: np.ndarray) -> np.ndarray:
         """U in column-major order, kept across solves: a solve's U extends the previous one by
-        new columns (the engine's contract), so only those are copied."""
+        new columns (the engine's contract), so only those are copied; a column-major U (the
+        engine's own buffer) is used as it is. Checked once per solve (``_columns_source``)."""
+        if U is self._columns_source:
+            return self._columns
         N, t = U.shape
         known = self._known_columns
         stale = (self._columns.shape[0] != N or known > t
-                 or (known and not np.array_equal(self._columns[:, known - 1], U[:, known - 1])))
+                 or (known and not np.array_equal(self._last_column, U[:, known - 1])))
         if stale:
             known = 0
             self._columns_generation += 1
-        if self._columns.shape[1] < t or stale:
-            grown = np.empty((N, max(t, 2 * self._columns.shape[1])), order="F")
-            if known:
-                grown[:, :known] = self._columns[:, :known]
-            self._columns = grown
-        self._columns[:, known:t] = U[:, known:t]
-        self._known_columns = t
-        return self._columns[:, :t]
+        if U.flags.f_contiguous:
+            columns = U
+        else:
+            buffer = self._buffer_columns
+            copied = known if buffer is not None and self._columns.base is buffer else 0
+            if buffer is None or buffer.shape[0] != N or buffer.shape[1] < t:
+                width = 0 if buffer is None else buffer.shape[1]
+                grown = np.empty((N, max(t, 2 * width)), order="F")
+                if copied:
+                    grown[:, :copied] = buffer[:, :copied]
+                buffer = self._buffer_columns = grown
+            buffer[:, copied:t] = U[:, copied:t]
+            columns = buffer[:, :t]
+        self._columns, self._known_columns = columns, t
+        self._last_column = U[:, t - 1].copy() if t else np.empty(0)
+        self._columns_source = U
+        return columns
 
-    def _inverse_curvature(self, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """1 / R''(x) on the given rows, from the member: ``inverse_curvature(d)`` (declared in
-        closed form, e.g. x for the relative entropy, or derived from its R; for a
-        non-separable R only a diagonal model, which the line search and the certified stop
-        keep correct)."""
+    def _inverse_curvature(self, d: np.ndarray, inside: np.ndarray) -> np.ndarray:
+        """1 / R''(d) on the rows ``inside`` (finite and positive there, else 0), 0 on the
+        others, from the member: ``inverse_curvature(d)`` (declared in closed form, e.g. x for
+        the relative entropy, or derived from its R; for a non-separable R only a diagonal
+        model, which the line search and the certified stop keep correct), asked at d inside
+        and at d0 elsewhere (d at its bounds can be outside the member's formula). Whole-vector
+        selections, not boolean gathers and scatters: those cost about ten times as much."""
         f = self.formulation
-        probe = np.asarray(getattr(f, "d0", np.full(f.N, 1.0 / f.N)), dtype=float).copy()
-        probe[rows] = x
-        return np.asarray(f.inverse_curvature(probe), dtype=float)[rows]
+        d0 = getattr(f, "d0", None)
+        d0 = np.full(f.N, 1.0 / f.N) if d0 is None else np.asarray(d0, dtype=float)
+        probe = np.where(inside, d, d0)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            value = np.asarray(f.inverse_curvature(probe), dtype=float)
+            keep = inside & (value > 0)  # NaN fails the test
+        if np.isfinite(value).all():
+            return value * keep
+        return np.where(keep & np.isfinite(value), value, 0.0)
 
     def _direction(self, U, w, d, g, mu, eps_active):
         """The Newton ascent direction on the face of the free weights.
@@ -455,6 +496,7 @@ class ProjectedNewtonMaster(Master):
         f = self.formulation
         U = np.asarray(f.check_columns(U), dtype=float)
         t = U.shape[1]
+        self._columns_source = None  # U may be another matrix than last solve's: check it
         warm = self._warm_start(U)
         if warm is not None:
             w, value, d, g = warm
