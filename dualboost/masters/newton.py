@@ -52,6 +52,7 @@ import numpy as np
 from scipy.linalg.blas import dgemm, dsymv, dsyrk
 from scipy.linalg.lapack import dpotrf, dpotrs
 
+from ..formulation import Certificate, Formulation
 from . import Master, MasterSolve
 
 __all__ = ["ProjectedNewtonMaster", "simplex_projection"]
@@ -135,11 +136,15 @@ class ProjectedNewtonMaster(Master):
         self.mu_used = 1e-8
         #: Newton iterations of the last solve (diagnostic)
         self.iterations = 0
+        #: id(w) -> (w, best response to w) for the iterate and the last line search's trials
+        self._responses: dict[int, tuple[np.ndarray, Certificate]] = {}
 
     # -- pieces ------------------------------------------------------------------------------
     def _evaluate(self, U: np.ndarray, w: np.ndarray):
-        """(Theta_bar(w), d(w), gradient U^T d(w)) from the formulation's best response."""
+        """(Theta_bar(w), d(w), gradient U^T d(w)) from the formulation's best response (kept
+        by w's identity for :meth:`_certify`)."""
         response = self.formulation.best_response(U, w)
+        self._responses[id(w)] = (w, response)
         d = np.asarray(response.d, dtype=float)
         edges = response.edges if response.edges is not None else U.T @ d
         return float(response.dual_value), d, np.asarray(edges, dtype=float)
@@ -497,6 +502,7 @@ class ProjectedNewtonMaster(Master):
         U = np.asarray(f.check_columns(U), dtype=float)
         t = U.shape[1]
         self._columns_source = None  # U may be another matrix than last solve's: check it
+        self._responses = {}
         warm = self._warm_start(U)
         if warm is not None:
             w, value, d, g = warm
@@ -526,7 +532,7 @@ class ProjectedNewtonMaster(Master):
             # the simplex optimality violation is P(d(w)) - Theta_bar(w); certify when it is small
             violation = float(g.max() - g @ w)
             if violation <= target:
-                cert = f.certify(U, {"w": w})  # d is the best response to w
+                cert = self._certify(U, w)  # d is the best response to w
                 if cert.gap <= target:
                     break
             within = within + 1 if violation <= gap_tol else 0
@@ -555,12 +561,16 @@ class ProjectedNewtonMaster(Master):
             if found is None:
                 break
             step, w, value, d, g = found
+            # the trials' responses are dropped (N-vectors each); the kept iterates' stay (the
+            # iterate of least violation may be certified at the end)
+            kept = {id(w)} | ({id(best[1])} if best is not None else set())
+            self._responses = {k: v for k, v in self._responses.items() if k in kept}
             mu = max(mu * 0.1, 1e-12) if step >= 1.0 else min(mu * 10.0, 1e2)
         if cert is None or cert.gap > target:
-            cert = f.certify(U, {"w": w})  # d is the best response to w
+            cert = self._certify(U, w)  # d is the best response to w
             if not cert.gap <= gap_tol and best is not None and best[0] < violation:
                 _, w, value, d, g = best
-                cert = f.certify(U, {"w": w})
+                cert = self._certify(U, w)
             if not cert.gap <= gap_tol:
                 cert = None
         if cert is None:  # not certified within the budget: this iteration on the reference path
@@ -576,6 +586,18 @@ class ProjectedNewtonMaster(Master):
         status = "optimal" if math.isfinite(cert.gap) else "optimal; certificate not finite"
         return MasterSolve(certificate=cert, multipliers=multipliers, solver="newton",
                            status=status, seconds=time.perf_counter() - tick)
+
+    def _certify(self, U: np.ndarray, w: np.ndarray) -> Certificate:
+        """``formulation.certify(U, {"w": w})``, without evaluating the best response again
+        where this solve has it: the base ``certify`` of a bare w is the best response to
+        ``dual_feasible(w)``, the same w when w is exactly on the simplex."""
+        f = self.formulation
+        entry = self._responses.get(id(w))
+        if entry is not None and entry[0] is w and type(f).certify is Formulation.certify:
+            point = f.dual_feasible(U, {"w": w})
+            if np.array_equal(point["w"], w):
+                return entry[1]
+        return f.certify(U, {"w": w})
 
     def _warm_start(self, U: np.ndarray):
         """(w, Theta_bar(w), d(w), gradient) at the previous solution, the new columns at weight
