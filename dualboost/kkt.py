@@ -453,7 +453,17 @@ def _structured(system: KKTSystem) -> bool:
         return False
     names = set(system.blocks)
     return (U.shape[0] > 1 and names in ({"w", "beta"}, {"w", "psi", "beta"})
-            and set(system.bounds) == {"d"} and bool(U.any(axis=0).all()))
+            and set(system.bounds) == {"d"} and _no_zero_column(U))
+
+
+def _no_zero_column(U: np.ndarray) -> bool:
+    """Whether every column of U has a nonzero entry: from the first row where that settles
+    it (a +-1 stump matrix: always), else a scan of the columns still open (not of all of U,
+    which a run would pay at every iteration)."""
+    if U.shape[0] == 0:
+        return U.shape[1] == 0
+    open_columns = np.flatnonzero(U[0] == 0)
+    return bool(open_columns.size == 0 or U[:, open_columns].any(axis=0).all())
 
 
 def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
@@ -492,8 +502,17 @@ def _verify_soft_margin_hint(system: KKTSystem, active: dict, hint, tol: float):
         capped[active["psi"]] = True
     at_zero = (d <= tol) & ~capped  # a row with both is owned by its cap (the first column)
     read_off = b[1:] - shared  # psi_n (coefficient 1) or -mu_n (coefficient -1)
-    psi = np.where(capped, read_off, 0.0)
-    mu = np.where(at_zero, -read_off, 0.0)
+    # products with the masks, not np.where (several times slower over N); read_off is finite
+    # where it is used, and + 0.0 turns the -0.0 of a negative entry times False into 0.0
+    if np.isfinite(read_off).all():
+        psi = read_off * capped
+        psi += 0.0
+        mu = read_off * at_zero
+        np.negative(mu, out=mu)
+        mu += 0.0
+    else:
+        psi = np.where(capped, read_off, 0.0)
+        mu = np.where(at_zero, -read_off, 0.0)
     residual_rows = np.abs(shared + psi - mu - b[1:]) * weights[1:]
     residual_gamma = abs(-float(w[rows].sum()) - b[0]) * weights[0]
     sign = max(float(np.clip(-w[rows], 0.0, None).max(initial=0.0)),
