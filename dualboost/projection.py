@@ -33,11 +33,13 @@ def log_sum_exp(x: np.ndarray) -> float:
 
 
 def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 100,
-                               cap: np.ndarray | None = None) -> CappedProjection:
+                               cap: np.ndarray | None = None,
+                               guess: float | None = None) -> CappedProjection:
     """Project ``a = exp(log_a)`` onto the capped simplex in relative entropy (see module doc).
 
     ``cap`` (per-example caps, sample weights: docs/theory.md "Sample weights") replaces 1/nu
-    by a vector: :func:`vector_capped_entropic_projection`.
+    by a vector: :func:`vector_capped_entropic_projection`. ``guess``: the log-scale of a
+    nearby projection (a master's previous evaluation), tried first (:func:`_guessed_projection`).
 
     First by fixed point in O(N) per round: scale the uncapped entries to the mass left, cap
     those that now exceed 1/nu, repeat. The capped set only grows and every entry it takes must
@@ -55,6 +57,10 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 100,
     log_a = np.asarray(log_a, dtype=float)
     N = log_a.shape[0]
     log_cap = -math.log(nu)
+    if guess is not None and math.isfinite(guess):
+        found = _guessed_projection(log_a, nu, log_cap, float(guess))
+        if found is not None:
+            return found
     capped = np.zeros(N, dtype=bool)
     # a / exp(shift) with shift the largest entry (the largest free entry once the mass left
     # to the free ones gets small); exp is held off subnormal results (they cost about a
@@ -90,6 +96,44 @@ def capped_entropic_projection(log_a: np.ndarray, nu: float, rounds: int = 100,
         np.multiply(free, ~new, out=free)
         k = int(np.count_nonzero(capped))
     return vector_capped_entropic_projection(log_a, np.full(N, 1.0 / nu))
+
+
+def _guessed_projection(log_a: np.ndarray, nu: float, log_cap: float, guess: float,
+                        rounds: int = 3) -> CappedProjection | None:
+    """The projection from the capped set a guessed scale gives, when it is self-consistent.
+
+    The minimizer is ``d_n = min(1/nu, c a_n)`` with sum 1, so a capped set K whose scale
+    c(K) (the free mass scaled to ``1 - |K|/nu``) caps exactly K (every a_n c(K) above the cap
+    in K, none outside, with the fixed point's 1e-12 slack) is the answer: the KKT conditions of
+    the strictly convex projection hold. From a nearby projection's scale the set is re-read at
+    its own scale until it repeats (usually at once: a dozen passes over N where the fixed point
+    takes about six rounds of nine); None when it has not settled in ``rounds`` (the caller then
+    runs the fixed point)."""
+    shift = float(log_a.max())
+    scaled = _shifted_exp(log_a, shift)
+    capped = log_a > log_cap - guess + 1e-12
+    for _ in range(rounds):
+        k = int(np.count_nonzero(capped))
+        if k >= nu:
+            return None
+        free = scaled * ~capped
+        free_mass = float(free.sum())
+        if not free_mass > 1e-100:
+            return None
+        c = math.log1p(-k / nu) - shift - math.log(free_mass)
+        again = log_a > log_cap - c + 1e-12
+        if np.array_equal(again, capped):
+            break
+        capped = again
+    else:
+        return None
+    d = free * math.exp(c + shift)
+    np.minimum(d, 1.0 / nu, out=d)
+    d += capped * (1.0 / nu)
+    if not abs(float(d.sum()) - 1.0) <= 1e-9:
+        return None
+    log_d = np.minimum(log_a + c, log_cap)
+    return CappedProjection(d=d, log_scale=c, capped=capped, log_d=log_d)
 
 
 def _shifted_exp(log_a: np.ndarray, shift: float) -> np.ndarray:

@@ -88,8 +88,11 @@ class ERLPBoost(RegularizedLPBoost):
         log_a = U @ w
         np.multiply(log_a, -self.eta, out=log_a)
         log_a += log_d0
+        # from the scale of the last projection (a master's evaluations are near each other)
         proj = capped_entropic_projection(log_a, self.nu if self.has_caps else 1.0,
-                                          cap=self.cap_vector)
+                                          cap=self.cap_vector,
+                                          guess=getattr(self, "_last_log_scale", None))
+        self._last_log_scale = proj.log_scale
         # the capped examples by index: a boolean gather or scatter over N entries costs about
         # ten times a pass of arithmetic (a fast master calls this thousands of times)
         capped = np.flatnonzero(proj.capped)
