@@ -62,3 +62,8 @@ def install(name: str = "cvxpy") -> None:
     # no __path__: importing a submodule (``import cvxpy.atoms``) asks for it, which loads the
     # real package first (a submodule imported under the stand-in would re-enter its parent)
     sys.modules[name] = stand_in
+    parent, _, child = name.rpartition(".")
+    if parent:
+        # a submodule is also its package's attribute (``import numpy.f2py as f2py`` in
+        # numpy's own __getattr__ reads it back from there; the real import replaces it)
+        setattr(sys.modules[parent], child, stand_in)
