@@ -581,8 +581,12 @@ class RegularizedLPBoost(Formulation):
 
     # -- numpy objectives ------------------------------------------------------------------
     def in_domain(self, d: np.ndarray, tol: float = 1e-7) -> bool:
+        cap = self.cap
+        if np.ndim(cap) == 0:  # one pass for the bound, no N-vector of booleans
+            return bool(abs(d.sum() - 1) <= tol and d.min() >= -tol
+                        and d.max() <= float(cap) + tol)
         return bool(abs(d.sum() - 1) <= tol and d.min() >= -tol
-                    and bool(np.all(d <= self.cap + tol)))
+                    and bool(np.all(d <= cap + tol)))
 
     def primal_objective(self, U: np.ndarray, d: np.ndarray) -> float:
         U = self.check_columns(U)
