@@ -324,6 +324,8 @@ class Formulation(ABC):
         U = U.view()
         U.flags.writeable = False
         self._checked_columns = U
+        #: the view U extends (its first columns are that view's), or None
+        self._checked_parent = extends if known else None
         return U
 
     # -- the declared math ------------------------------------------------------------------

@@ -210,18 +210,20 @@ def _dense_csc(M: np.ndarray) -> sparse.csc_array:
 
 def soft_margin_system(U: np.ndarray, d: np.ndarray, gradient_d: np.ndarray, nu: float,
                        caps: bool, row_weights: np.ndarray | None = None,
-                       absent: dict | None = None, cap: np.ndarray | None = None) -> KKTSystem:
+                       absent: dict | None = None, cap: np.ndarray | None = None,
+                       edges: np.ndarray | None = None) -> KKTSystem:
     """The system of ``min_{d, gamma} gamma + phi(d)`` over the blocks of
     :func:`dualboost.formulation.soft_margin_blocks` (``U^T d <= gamma`` (w), ``d <= 1/nu``
     (psi, with ``caps``), ``sum(d) = 1`` (beta), ``d >= 0``), assembled in numpy: x = (gamma, d)
     (cvxpy's order of the variables in those models), gradient (1, grad phi(d)), gamma =
     max_q u^q.d. LPBoost (phi = 0, thesis (2.3)) and the regularized family (phi = R/eta, (3.6))
     use it; check K3 compares it with :func:`system_from_model` on their cvxpy models.
-    ``cap``: per-example caps (sample weights) in place of 1/nu."""
+    ``cap``: per-example caps (sample weights) in place of 1/nu; ``edges``: U^T d where the
+    caller has it."""
     U = np.asarray(U, dtype=float)
     N, t = U.shape
     n = N + 1
-    edges = U.T @ d
+    edges = U.T @ d if edges is None else np.asarray(edges, dtype=float)
     gamma = float(edges.max()) if t else -1.0
     gradient = np.concatenate([[1.0], np.asarray(gradient_d, dtype=float)])
     blocks = {"w": _LazyBlock(lambda: np.vstack([-np.ones((1, t)), U]), edges - gamma,

@@ -545,7 +545,7 @@ class RegularizedLPBoost(Formulation):
         return soft_margin_system(U, d, gradient, self.nu, self.has_caps,
                                   row_weights=self.kkt_row_weights(d),
                                   absent={} if self.has_caps else {"psi": np.zeros(self.N)},
-                                  cap=self.cap_vector)
+                                  cap=self.cap_vector, edges=self._remembered_edges(U, d))
 
     # -- structure ---------------------------------------------------------------------------
     def theory(self) -> Theory:
@@ -593,8 +593,34 @@ class RegularizedLPBoost(Formulation):
         d = np.asarray(d, dtype=float)
         if not self.in_domain(d):
             return math.inf
-        max_edge = float((U.T @ d).max()) if U.shape[1] else -1.0
+        edges = self._remembered_edges(U, d)
+        if edges is None:
+            edges = U.T @ d
+        max_edge = float(edges.max()) if U.shape[1] else -1.0
         return max_edge + self.regularizer_value(np.clip(d, 0.0, self.cap)) / self.eta
+
+    def remember_edges(self, U: np.ndarray, d: np.ndarray, edges: np.ndarray) -> None:
+        """Keep U^T d of a certified master solution (a copy of d with it): the KKT recovery of
+        the same solve and the next iteration's P^(t+1)(d^t) over U extended by one column then
+        take it instead of a product with the N x t matrix (:meth:`_remembered_edges`)."""
+        self._edges_memo = (U, np.array(d, dtype=float), np.asarray(edges, dtype=float).copy())
+
+    def _remembered_edges(self, U: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+        """U^T d from :meth:`remember_edges` when d is the remembered d (compared entry by entry)
+        and U is the remembered checked view, or the view check_columns made from it by
+        appending columns (its ``extends`` path): then only the new columns are multiplied.
+        None otherwise."""
+        memo = getattr(self, "_edges_memo", None)
+        if memo is None:
+            return None
+        U0, d0, edges = memo
+        if U is not U0 and not (U is getattr(self, "_checked_columns", None)
+                                and getattr(self, "_checked_parent", None) is U0):
+            return None
+        if d.shape != d0.shape or not np.array_equal(d, d0):
+            return None
+        known = U0.shape[1]
+        return edges if U.shape[1] == known else np.concatenate([edges, U[:, known:].T @ d])
 
     def primal_feasible(self, d: np.ndarray) -> np.ndarray:
         return euclidean_capped_projection(np.asarray(d, dtype=float), self.nu,

@@ -581,6 +581,9 @@ class ProjectedNewtonMaster(Master):
             return solved
         multipliers = dict(cert.point.items())
         multipliers["w"] = w
+        remember = getattr(f, "remember_edges", None)
+        if remember is not None and cert.edges is not None:
+            remember(U, cert.d, cert.edges)  # for the KKT recovery and the next P^(t+1)(d^t)
         self.w = np.asarray(w, dtype=float).copy()
         self._last = (t, self._columns_generation, self.w, value, d, g)
         status = "optimal" if math.isfinite(cert.gap) else "optimal; certificate not finite"
