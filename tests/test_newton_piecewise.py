@@ -54,9 +54,11 @@ def test_chi2_on_german_certifies_every_solve_on_newton(monkeypatch):
 
 @pytest.mark.parametrize("nu_frac", [
     pytest.param(0.0, marks=pytest.mark.xfail(
-        strict=True, reason="known: at nu = 1 (eta ~ 8e4) a solve on these tie groups still "
-        "zigzags across the kinks for 100 iterations and falls back (see the master's "
-        "module docstring); remove the mark when it certifies")),
+        strict=False, reason="known: at nu = 1 (eta ~ 8e4) a solve on these tie groups still "
+        "zigzags across the kinks for 100 iterations (see the master's module docstring); "
+        "whether its best iterate then lands within 1e-4 or it falls back depends on "
+        "round-off (t = 24: gap 7.3e-5 after 100 iterations with the fused curvature "
+        "products, a fallback before); remove the mark when it certifies in a few dozen")),
     0.1])
 def test_chi2_growing_stumps_certify_on_newton(monkeypatch, nu_frac):
     # columns that repeat examples' rows (stumps on few distinct values: tie groups of
