@@ -58,3 +58,15 @@ def hard_margin_file(tmp_path):
     path = tmp_path / "hard_margin.py"
     path.write_text(HARD_MARGIN)
     return path
+
+
+@pytest.fixture(autouse=True)
+def _no_wall_clock_early_stop(monkeypatch):
+    """The guarantee check (docs/theory.md, 'Stopping early') starts by the wall clock, so on a
+    loaded machine it could end a test's run before the run's own rule and change its T. Tests
+    get their runs' own rules; those that test the check set its clocks themselves
+    (tests/test_guarantee_stop.py's ``check_at_once``), which overrides this."""
+    from dualboost.algorithms import totally_corrective as tc
+
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 1e6)
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SLOW_SECONDS", 2e6)
