@@ -90,3 +90,31 @@ def test_json_history_vectors_are_bounded(monkeypatch):
         assert bounded[key] == json.loads(json.dumps(small))[key]
     assert [r["edge"] for r in bounded["history"]] == [r["edge"] for r in small["history"]]
     assert all(r.d is not None for r in solved)
+
+
+def test_max_iter_message_says_what_was_certified_and_what_to_change():
+    """A corrective run stopped by max_iter names its certified gap and the remedy (before:
+    only "stopped after max_iter = 1000 master solves", reached in 2-5 s at N = 1e4)."""
+    X, y = _noisy(N=120)
+    result = run(X, y, formulation="erlpboost", algorithm="corrective_erlpboost", nu_frac=0.1,
+                 eps=0.001, max_iter=20, kkt=False)
+    assert result.status == "max_iter"
+    assert result.certified_gap is not None and result.certified_gap > 0.001
+    assert f"certified gap {result.certified_gap:.3g} > eps = 0.001" in result.message
+    assert "--max-iter" in result.message and "--time-limit" in result.message
+
+
+@pytest.mark.parametrize("algorithm", ["erlpboost", "fw"])
+def test_report_lp_after_the_loop_keeps_the_time_limit(algorithm):
+    """The output's P_LP^T runs after the loop; it may not pass the run's time limit (before,
+    it took up to half the fit's time more: 1.5 s past a 20 s limit at N = 1e4)."""
+    X, y = _noisy(N=300)
+    result = run(X, y, formulation="erlpboost", algorithm=algorithm, nu_frac=0.1, eps=0.001,
+                 kkt=False, time_limit=1e-3, max_iter=50)
+    assert result.status == "time_limit"
+    assert result.lp_value is None  # the limit had passed: no time left for the diagnostic
+    if algorithm == "erlpboost":
+        assert "P_LP^T" in result.message and "not computed" in result.message
+    free = run(X, y, formulation="erlpboost", algorithm=algorithm, nu_frac=0.1, eps=0.001,
+               kkt=False, max_iter=3)
+    assert free.lp_value is not None

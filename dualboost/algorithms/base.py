@@ -108,6 +108,9 @@ class Algorithm(ABC):
         #: it (a corrective algorithm re-selects hypotheses); the loop then keeps no new
         #: hypothesis for it. The loop sets it to True before every step.
         self.new_column = True
+        #: seconds left of the run's time limit when output() is called (None: no limit), set
+        #: by run_loop: output()'s diagnostics (ERLPBoost's P_LP^T) may not pass the limit
+        self.time_left: float | None = None
 
     @classmethod
     def unsupported(cls, formulation: Formulation) -> str | None:
@@ -283,6 +286,10 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         # output; the hypothesis of that column is the pending one
         if pending is not None and algorithm.U.shape[1] == len(hypotheses) + 1:
             hypotheses.append(pending)
+    # the output's diagnostics run after the loop's control is withdrawn (a TimeLimitReached
+    # there would lose the run); they read the time left (ERLPBoost's P_LP^T took 1.5 s past
+    # a 20 s limit at N = 1e4, and may take up to half the fit's time)
+    algorithm.time_left = control.remaining()
     out = algorithm.output()
     f = algorithm.formulation
     kept = hypotheses[:out.kept]

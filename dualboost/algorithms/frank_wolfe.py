@@ -587,6 +587,8 @@ class FrankWolfeAlgorithm(Algorithm):
         else:
             fit = time.perf_counter() - self.started
             budget = max(REPORT_LP_FRACTION * fit, REPORT_LP_MIN_SECONDS)
+            if self.time_left is not None:  # the run's time limit holds here too (run_loop)
+                budget = min(budget, self.time_left)
             lp_value = restricted_lp_value(self.U, self.nu, self.solver, w, self.sample_weight,
                                            time_limit=None if self.solver else budget)
         return Output(weights=w, point=cert.point, d=cert.d,

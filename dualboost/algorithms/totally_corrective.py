@@ -648,8 +648,9 @@ class RegularizedAlgorithm(_TotallyCorrective):
         budget = max(REPORT_LP_FRACTION * fit, REPORT_LP_MIN_SECONDS)
         from ..run_control import current
 
-        outer = current()  # a run's time limit holds for this diagnostic too
-        left = outer.remaining() if outer is not None else None
+        outer = current()  # a run's time limit holds for this diagnostic too (run_loop has
+        # withdrawn its control by now and left the seconds remaining in time_left)
+        left = outer.remaining() if outer is not None else self.time_left
         if left is not None:
             budget = min(budget, max(float(left), 0.0))
         tick = time.perf_counter()
