@@ -424,10 +424,14 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                                                         self.n_features_in_)
         self.proba_slope_ = self._fit_proba_slope(self._scores(X), y_pm, weights)
         self.warnings_ = [dict(w) for w in result.warnings if isinstance(w, dict)]
-        if result.status != "converged":
+        if not result.success:
+            # converged_vacuous / converged_degenerate stopped by their rule (their warnings
+            # follow); only max_iter is helped by more iterations, and the early stops'
+            # messages carry their own remedies (a larger eps would make an empty guarantee
+            # emptier: "increase max_iter or eps" was wrong advice there)
+            advice = "; increase max_iter or eps" if result.status == "max_iter" else ""
             warnings.warn(f"DualBoostClassifier did not converge ({result.status}): "
-                          f"{result.message}; increase max_iter or eps",
-                          ConvergenceWarning, stacklevel=2)
+                          f"{result.message}{advice}", ConvergenceWarning, stacklevel=2)
         for entry in self.warnings_:
             warnings.warn(DualBoostWarning(f"{entry.get('code')}: {entry.get('message')}",
                                            code=str(entry.get("code"))), stacklevel=2)

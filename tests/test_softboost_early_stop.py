@@ -118,3 +118,40 @@ def test_report_lp_after_the_loop_keeps_the_time_limit(algorithm):
     free = run(X, y, formulation="erlpboost", algorithm=algorithm, nu_frac=0.1, eps=0.001,
                kkt=False, max_iter=3)
     assert free.lp_value is not None
+
+
+def test_estimator_warns_convergence_only_for_unconverged_runs(check_at_once):
+    """converged_vacuous is a converged run (its DualBoostWarning says why it is useless): no
+    ConvergenceWarning; an early stop's warning carries its own remedies, not "increase max_iter
+    or eps" (a larger eps makes an empty guarantee emptier). Before, both got that advice."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from dualboost.estimator import DualBoostClassifier
+
+    X, y = _noisy(N=200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = DualBoostClassifier(formulation="softboost", nu_frac=0.2, eps=0.05,
+                                  max_iter=400).fit(X, y)
+    assert clf.result_.status in ("vacuous_guarantee", "weak_guarantee")
+    convergence = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(convergence) == 1 and "Stopping early" in convergence[0]
+    assert "increase max_iter or eps" not in convergence[0]
+
+
+def test_estimator_converged_vacuous_is_not_a_convergence_failure():
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from dualboost.estimator import DualBoostClassifier
+
+    X, y = _noisy(N=200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = DualBoostClassifier(nu_frac=0.2, eps=0.2).fit(X, y)
+    assert clf.result_.status == "converged_vacuous" and clf.result_.success
+    assert not [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert any("vacuous_guarantee" in str(w.message) for w in caught)
