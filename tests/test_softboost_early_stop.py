@@ -155,3 +155,20 @@ def test_estimator_converged_vacuous_is_not_a_convergence_failure():
     assert clf.result_.status == "converged_vacuous" and clf.result_.success
     assert not [w for w in caught if issubclass(w.category, ConvergenceWarning)]
     assert any("vacuous_guarantee" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("algorithm", ["fw", "mlpboost"])
+def test_frank_wolfe_stops_early_on_an_empty_or_weak_guarantee(check_at_once, algorithm):
+    """FW and MLPBoost stop early too (MLPBoost ran 134 s to converged_vacuous at N = 1e4)."""
+    X, y = _noisy()
+    eps = 0.05
+    result = run(X, y, formulation="erlpboost", algorithm=algorithm, nu_frac=0.1, eps=eps,
+                 kkt=False, max_iter=2000)
+    assert result.status in ("vacuous_guarantee", "weak_guarantee")
+    assert "Stopping early" in result.message and "larger nu" in result.message
+    assert min(r.edge for r in result.history) < 2 * eps
+    assert result.columns.shape[1] == len(result.hypotheses)
+    on = run(X, y, formulation="erlpboost", algorithm=algorithm, nu_frac=0.1, eps=eps,
+             kkt=False, guarantee_check=False, max_iter=2000)
+    assert on.status not in ("vacuous_guarantee", "weak_guarantee")
+    assert len(on.history) > len(result.history)
