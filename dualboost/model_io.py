@@ -390,10 +390,10 @@ def _objective_as_printed(result: Any) -> dict | None:
 
 
 #: the JSON's per-iteration vectors (``history[*].d`` and ``point``, SoftBoost's run-claim
-#: inputs) are written while they hold at most this many numbers in all, else null: they are
-#: O(N T) (SoftBoost at N = 1e4, T = 190: an 89 MB file and 728 MB peak memory, 1.2 GB at
-#: N = 3e4, T = 1000); the run's own claims read them in memory, not from the file
-HISTORY_VECTOR_LIMIT = 2_000_000
+#: inputs) are written while they hold at most this many numbers in all (about 6 MB of JSON),
+#: else null: they are O(N T) (SoftBoost at N = 1e4, T = 190: an 89 MB file and 728 MB peak
+#: memory; T = 82: 38 MB); the run's own claims read them in memory, not from the file
+HISTORY_VECTOR_LIMIT = 250_000
 
 
 def _history(result: Any) -> list[dict]:
