@@ -142,8 +142,9 @@ def run(
     fits on two cores).
 
     ``guarantee_check=False`` keeps LPBoost (Algorithm 2.1) and ERLPBoost (Algorithm 3.2) (also
-    SoftBoost/TotalBoost, Algorithm 3.1, and ``fw``/``mlpboost``) running to their own stopping rule when, once the guarantee check is due (after 10 s and
-    100 master solves, or after 20 s), the eventual guarantee is already certified empty or weak
+    SoftBoost/TotalBoost, Algorithm 3.1, and ``fw``/``mlpboost``) running to their own stopping
+    rule when, once the guarantee check is due (after 10 s and 100 master solves, or after
+    20 s), the eventual guarantee is already certified empty or weak
     (docs/theory.md, "Stopping early"); by default they stop there with status
     ``"vacuous_guarantee"`` / ``"weak_guarantee"`` (LPBoost also ``"degenerate_lp"``) and the
     remedy.
