@@ -378,3 +378,79 @@ def test_thesis_tables_takes_a_users_libsvm_file(tmp_path, capsys) -> None:
     doc = _outputs_ok(out)
     assert {r["key"][0] for r in doc["runs"]} == {"german", "toy"}
     assert "| raw data | toy | erlp |" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def _expected_tasks(grid, sizes: dict[str, int]) -> int:
+    """The task count of ``grid`` from its definition: per set and class, every algorithm at
+    every (nu/N, eta), one AdaBoost run (or one linear SVM per C on the SVM hypotheses) and
+    LPBoost at every (eps, nu/N)."""
+    from dualboost.reproduce.thesis_tables import _algorithms
+
+    total = 0
+    for N in sizes.values():
+        fracs, etas = grid.points(N)
+        for oracle in grid.classes:
+            total += len(_algorithms()) * len(fracs) * len(etas)
+            total += len(grid.svm_C) if oracle == "kernel" else 1
+            total += len(grid.lp_eps) * len(fracs)
+    return total
+
+
+@pytest.mark.parametrize("choice", [None, "reduced", "medium", "table5.3"])
+def test_thesis_tables_grid_option_reaches_the_grid(tmp_path, monkeypatch, capsys,
+                                                     choice) -> None:
+    """--grid picks the grid the tasks come from (and --quick its own): the task count is the
+    chosen grid's, the report names it. No fit runs (the runner is replaced)."""
+    import numpy as np
+
+    import dualboost.reproduce as reproduce_pkg
+    from dualboost.reproduce import thesis_tables as tt
+
+    sizes = {"german": 600, "a9a": 29305}
+    monkeypatch.setattr(tt.ThesisTables, "load_data", lambda self, ctx: {
+        ds: {"y_train": np.zeros(n), "y_test": np.zeros(n // 3)} for ds, n in sizes.items()
+        if not (ctx.quick and ds == "a9a")})
+    seen: list = []
+
+    def fake_run(tasks, data, **kwargs):
+        seen.append(len(tasks))
+        return [{"key": list(t.key), "label": t.label, "kwargs": t.kwargs, "result": None,
+                 "seconds": 0.0, "error": "not run"} for t in tasks]
+
+    monkeypatch.setattr(reproduce_pkg, "run_tasks", fake_run)
+    counts = {}
+    for name, extra in (("quick", ["--quick"]),
+                        (choice or tt.DEFAULT_GRID, [] if choice is None else ["--grid", choice])):
+        out = tmp_path / name
+        main(["reproduce", "thesis-tables", "--out", str(out), "--quiet", *extra])
+        counts[name] = seen.pop()
+        report = (out / "report.md").read_text(encoding="utf-8")
+        assert f"Grid `{name}`" in report
+    assert counts["quick"] == _expected_tasks(tt.QUICK, {"german": 600})
+    chosen = choice or tt.DEFAULT_GRID
+    assert counts[chosen] == _expected_tasks(tt.GRIDS[chosen], sizes)
+    assert counts[chosen] > counts["quick"]
+
+
+def test_thesis_tables_grid_choices_are_checked(tmp_path, capsys) -> None:
+    assert main(["reproduce", "thesis-tables", "--grid", "huge", "--out",
+                 str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown grid 'huge'" in err and "table5.3" in err
+    assert main(["reproduce", "thesis-tables", "--grid", "reduced", "--quick", "--out",
+                 str(tmp_path / "o")]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["reproduce", "lpboost-lower-bound", "--grid", "reduced", "--out",
+                 str(tmp_path / "o")]) == 2
+    assert "--grid does not apply" in capsys.readouterr().err
+
+
+def test_list_states_each_grids_size_and_time(capsys) -> None:
+    from dualboost.reproduce import thesis_tables as tt
+
+    assert main(["reproduce", "--list"]) == 0
+    text = capsys.readouterr().out
+    for name, grid in tt.GRIDS.items():
+        line = next(t for t in text.splitlines() if f"--grid {name}" in t)
+        assert f"{_expected_tasks(grid, tt.LISTING_SIZES):,} runs" in line
+        assert "estimated" in line

@@ -36,6 +36,10 @@ def add_parser(sub: Any) -> None:
                    help="run the grid on a Dask distributed cluster, e.g. tcp://host:8786")
     p.add_argument("--quick", action="store_true",
                    help="a small version (few grid points, small N): what the tests run")
+    p.add_argument("--grid", metavar="NAME",
+                   help="which grid the experiment runs, for experiments that offer several "
+                        "(thesis-tables: reduced, medium = the default, table5.3); --list "
+                        "states each one's size and estimated time")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -54,6 +58,7 @@ def listing() -> str:
         later = [a for a in exp.optional_algorithms if a not in ALGORITHMS]
         if later:
             lines.append(f"    adds rows for {', '.join(later)} once this version has them")
+        lines += [f"    {line}" for line in exp.grid_listing()]
     return "\n".join(lines)
 
 
@@ -92,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         for _, path, _ in outputs:
             check_output_target(path, "--out")
     check_not_inputs(inputs, outputs)
-    ctx = Context(data_dir=data_dir, out=out, quick=args.quick)
+    ctx = Context(data_dir=data_dir, out=out, quick=args.quick, grid=args.grid)
+    exp.check_grid(ctx)
     try:
         report, runs, seconds = reproduce(exp.name, ctx, jobs=args.jobs,
                                           scheduler=args.scheduler, progress=not args.quiet)

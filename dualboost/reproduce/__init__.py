@@ -69,6 +69,7 @@ def reproduce(name: str, ctx: Context, *, jobs: int = 1, scheduler: Any = None,
 
         raise DualBoostInputError(f"experiment {name!r} needs algorithm(s) this version does "
                                   f"not have: {', '.join(missing)}")
+    exp.check_grid(ctx)
     tick = time.perf_counter()
     data = exp.load_data(ctx)
     tasks = exp.tasks(ctx, data)
@@ -89,7 +90,8 @@ def rerender(name: str, out: Path) -> Report:
     doc = json.loads((Path(out) / "runs.json").read_text(encoding="utf-8"))
     for r in doc["runs"]:
         r["key"] = [tuple(k) if isinstance(k, list) else k for k in r["key"]]
-    ctx = Context(data_dir=None, out=Path(out), quick=doc["quick"], seed=doc["seed"])
+    ctx = Context(data_dir=None, out=Path(out), quick=doc["quick"], seed=doc["seed"],
+                  grid=doc.get("grid"))
     report = exp.report(ctx, {}, doc["runs"])
     write_outputs(exp, ctx, report, doc["runs"], doc["seconds"], doc["executor"])
     return report
@@ -104,7 +106,8 @@ def write_outputs(exp: Experiment, ctx: Context, report: Report, runs: list[dict
     vers = versions()
     failed = [r for r in runs if r["error"]]
     head = [f"# {exp.title}", "",
-            f"`dualboost reproduce {exp.name}{' --quick' if ctx.quick else ''}`: "
+            f"`dualboost reproduce {exp.name}{' --quick' if ctx.quick else ''}"
+            f"{f' --grid {ctx.grid}' if ctx.grid else ''}`: "
             f"{len(runs)} runs, {len(failed)} failed.", "",
             f"Time: {seconds:.1f} s wall clock ({where}).", "", ""]
     if failed:
@@ -124,7 +127,7 @@ def write_outputs(exp: Experiment, ctx: Context, report: Report, runs: list[dict
         draw(fig)
         write_atomically(str(ctx.out / fname), "--out",
                          lambda tmp, fig=fig: fig.savefig(tmp, dpi=110, format="png"))
-    doc = {"experiment": exp.name, "quick": ctx.quick, "seed": ctx.seed,
+    doc = {"experiment": exp.name, "quick": ctx.quick, "seed": ctx.seed, "grid": ctx.grid,
            "settings": report.settings, "versions": vers, "seconds": seconds,
            "executor": where, "runs": runs}
     write_json(str(ctx.out / "runs.json"), _clean(json.loads(json.dumps(doc, default=_plain))),

@@ -58,12 +58,14 @@ def call(task: Task, data: dict) -> Any:
 
 @dataclass
 class Context:
-    """What the command line sets: where data and outputs are, quick or full."""
+    """What the command line sets: where data and outputs are, quick or full, and the grid
+    (``--grid``: one of the experiment's :attr:`Experiment.grids`; None = its default)."""
 
     data_dir: Path | None
     out: Path
     quick: bool = False
     seed: int = 0
+    grid: str | None = None
 
 
 @dataclass
@@ -89,6 +91,30 @@ class Experiment:
     algorithms: tuple[str, ...] = ()
     #: algorithms whose rows are added when this version registers them
     optional_algorithms: tuple[str, ...] = ()
+    #: the grids ``--grid`` chooses among (name -> one line), the first the default; empty:
+    #: the experiment has one grid (and ``--quick``)
+    grids: dict[str, str] = {}
+
+    def grid_listing(self) -> list[str]:
+        """Lines ``--list`` prints about the grids (their size and estimated time)."""
+        return []
+
+    def check_grid(self, ctx: Context) -> None:
+        """A clear error when ``ctx.grid`` is not one of :attr:`grids`."""
+        from ..errors import DualBoostInputError
+
+        if ctx.grid is None:
+            return
+        if not self.grids:
+            raise DualBoostInputError(f"experiment {self.name!r} has one grid; --grid does not "
+                                      "apply to it")
+        if ctx.grid not in self.grids:
+            raise DualBoostInputError(f"unknown grid {ctx.grid!r} for {self.name!r}; choose "
+                                      f"one of {', '.join(self.grids)} (dualboost reproduce "
+                                      "--list describes them)")
+        if ctx.quick:
+            raise DualBoostInputError("give --quick or --grid, not both (--quick is its own "
+                                      "small grid)")
 
     def load_data(self, ctx: Context) -> dict:
         return {}

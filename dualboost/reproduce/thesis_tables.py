@@ -25,6 +25,7 @@ tie) gives the test error and the training seconds reported, as in the thesis. T
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,9 +45,97 @@ SHORT = {"erlpboost": "erlp", "binary_erlpboost": "bin", "corrective_erlpboost":
          "corrective_binary_erlpboost": "corr bin", "adaboost": "ada", "svm": "SVM"}
 CLASS_NAME = {"stumps": "decision stumps", "raw": "raw data", "kernel": "SVM hypotheses"}
 EPS = 0.001
-ADA_CHECKPOINTS = (50, 100, 200, 500, 1000)
-#: above this many training examples the grid leaves out nu = 1 and LPBoost stops at 300
+#: AdaBoost's round counts selected on validation (those up to the run's rounds)
+ADA_CHECKPOINTS = (50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
+#: above this many training examples a grid may treat a set as large (a9a): nu = 1 there
+#: means eta ~ 2e4 and fits of 20+ minutes on this 2-core machine
 LARGE_N = 5000
+#: the grid point nu = 1 (nu/N = 1/N)
+NU_ONE = "1/N"
+#: Table 5.3's grid (the theory value of eta, None here, is added to its eta values)
+TABLE53_FRACS = (NU_ONE, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+TABLE53_ETAS = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 3000.0)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One grid of ``thesis-tables`` (``--grid``): nu/N x eta per set size, the classes,
+    AdaBoost's rounds, LPBoost's and the linear SVM's settings, the iteration caps."""
+
+    name: str
+    #: one line: what it is
+    summary: str
+    #: nu/N (NU_ONE: nu = 1) and eta (None: the theory value) on sets of at most LARGE_N
+    #: training examples
+    fracs: tuple
+    etas: tuple
+    #: the same above LARGE_N training examples (a9a)
+    large_fracs: tuple
+    large_etas: tuple
+    ada_rounds: int = 20000
+    classes: tuple = ("stumps", "raw", "kernel")
+    svm_C: tuple = (0.01, 0.1, 1.0, 10.0)
+    lp_eps: tuple = (0.01, 0.05)
+    cap: int = 1000
+    corrective_cap: int = 20000
+    lp_cap: int = 1000
+    large_lp_cap: int = 1000
+    eps: float = EPS
+    #: what it leaves out of Table 5.3's protocol, and why (empty: nothing)
+    left_out: str = ""
+
+    def points(self, N: int) -> tuple[list[float], list[float | None]]:
+        """(nu/N values, eta values) for a training set of N examples."""
+        fracs, etas = (self.large_fracs, self.large_etas) if N > LARGE_N else (self.fracs,
+                                                                                self.etas)
+        return [1.0 / N if f == NU_ONE else float(f) for f in fracs], list(etas)
+
+    def lp_max_iter(self, N: int) -> int:
+        return self.large_lp_cap if N > LARGE_N else self.lp_cap
+
+
+QUICK = Grid("quick", "german only, nu/N = 0.5, eta in {theory, 20} at eps = 0.01, at most 30 "
+             "iterations (what the tests run)", fracs=(0.5,), etas=(None, 20.0),
+             large_fracs=(0.5,), large_etas=(None, 20.0), ada_rounds=50,
+             classes=("raw", "kernel"), svm_C=(0.1,), lp_eps=(0.05,), cap=30,
+             corrective_cap=300, lp_cap=30, large_lp_cap=30, eps=0.01,
+             left_out="all but one grid point")
+GRIDS: dict[str, Grid] = {g.name: g for g in (
+    Grid("medium", "german on Table 5.3's whole grid; a9a on nu/N in {0.1, 0.2, 0.3, 0.5} (the "
+         "thesis's selections, Tables 5.10-5.12, but nu = 1) x eta in {theory, 200, 1000, 3000}",
+         fracs=TABLE53_FRACS, etas=(None,) + TABLE53_ETAS,
+         large_fracs=(0.1, 0.2, 0.3, 0.5), large_etas=(None, 200.0, 1000.0, 3000.0),
+         large_lp_cap=300,
+         left_out="on a9a: nu = 1 (eta ~ 2e4 there: 20+ minutes per fit on this 2-core "
+                  "machine, see `--grid table5.3`), nu/N in {0.4, 0.6, 0.7, 0.8, 0.9} (the "
+                  "thesis never selected them on a9a) and the eta values other than "
+                  "{theory, 200, 1000, 3000} (every a9a selection of Tables 5.10-5.12 is a "
+                  "theory value); LPBoost stops at 300 iterations there"),
+    Grid("reduced", "nu/N in {1/N, 0.2, 0.5} (a9a: {0.2, 0.3, 0.5}) x eta in {theory, 200}, "
+         "AdaBoost 1,000 rounds (the grid before --grid existed)",
+         fracs=(NU_ONE, 0.2, 0.5), etas=(None, 200.0), large_fracs=(0.2, 0.3, 0.5),
+         large_etas=(None, 200.0), ada_rounds=1000, large_lp_cap=300,
+         left_out="nu/N other than {1/N, 0.2, 0.5} (a9a: {0.2, 0.3, 0.5}; nu = 1 there is 20+ "
+                  "minutes per fit on this 2-core machine), eta other than {theory, 200}, "
+                  "AdaBoost beyond 1,000 rounds (the thesis: 20,000); LPBoost stops at 300 "
+                  "iterations on a9a; chosen so that the whole run is minutes"),
+    Grid("table5.3", "Table 5.3's whole grid on every set: nu/N in {1/N, 0.1, ..., 0.9} x "
+         "eta in {1, 2, 5, ..., 3000, theory}, AdaBoost 20,000 rounds",
+         fracs=TABLE53_FRACS, etas=(None,) + TABLE53_ETAS, large_fracs=TABLE53_FRACS,
+         large_etas=(None,) + TABLE53_ETAS),
+)}
+DEFAULT_GRID = "medium"
+
+#: the training-set sizes --list estimates the grids for (Table 5.2's a9a; german's 60 %)
+LISTING_SIZES = {"german": 600, "a9a": 29305}
+#: mean CPU seconds per fit (one BLAS thread: about a fit's wall time on a quiet machine) per
+#: (set, class, algorithm), measured on a sample of grid points by
+#: benchmarks/thesis_tables_fit_times.py (its docstring has the commands; the README of
+#: benchmarks/ the numbers); AdaBoost per 1,000 rounds; "a9a nu=1": the nu = 1 grid point
+#: of a9a, separately (eta ~ 2e4 there)
+FIT_SECONDS: dict[tuple[str, str, str], float] = {}
+#: a fit this table does not have (a user's own set, say): not estimated
+UNKNOWN = math.nan
 
 #: Tables 5.4-5.6 (test error %), 5.7-5.9 (seconds), 5.10-5.12 (nu/N, eta) for a9a, german
 PAPER = {
@@ -110,15 +199,22 @@ def adaboost_run(data: dict, *, dataset: str, oracle: str, rounds: int,
     d = data[dataset]
     result, _, seconds = fit(d["X_train"], d["y_train"], formulation="lpboost",
                              algorithm="adaboost", nu=1, oracle=oracle, max_iter=rounds)
-    Hv = predictions(result.hypotheses, d["X_valid"])
-    Ht = predictions(result.hypotheses, d["X_test"])
+    # 20,000 rounds pick the same few hundred stumps again and again: predict with each
+    # distinct hypothesis once and add up its weights (a 9,768 x 20,000 matrix is 1.5 GB)
+    index: dict[str, int] = {}
+    column = np.array([index.setdefault(repr(h), len(index)) for h in result.hypotheses],
+                      dtype=int)
+    distinct = list({repr(h): h for h in result.hypotheses}.values())
+    Hv = predictions(distinct, d["X_valid"])
+    Ht = predictions(distinct, d["X_test"])
     w = np.asarray(result.weights, dtype=float)
     out = []
     for k in checkpoints:
         k = min(k, len(w))
-        out.append({"rounds": k, "valid_error": error_of(w[:k], Hv, d["y_valid"],
+        wk = np.bincount(column[:k], weights=w[:k], minlength=len(distinct))
+        out.append({"rounds": k, "valid_error": error_of(wk, Hv, d["y_valid"],
                                                          result.tie_label),
-                    "test_error": error_of(w[:k], Ht, d["y_test"], result.tie_label)})
+                    "test_error": error_of(wk, Ht, d["y_test"], result.tie_label)})
     return {"checkpoints": out, "T": int(result.iterations), "seconds": seconds,
             "status": result.status}
 
@@ -147,8 +243,33 @@ class ThesisTables(Experiment):
     algorithms = ("erlpboost", "adaboost", "lpboost")
     optional_algorithms = CORRECTIVE
 
+    grids = {name: g.summary for name, g in GRIDS.items()}
+
+    def grid_listing(self) -> list[str]:
+        from pathlib import Path
+
+        from .grid import _clock
+
+        lines = []
+        for name, grid in GRIDS.items():
+            ctx = Context(data_dir=None, out=Path("."), grid=name)
+            tasks = self.tasks(ctx, {ds: {"y_train": np.zeros(n)}
+                                     for ds, n in LISTING_SIZES.items()})
+            seconds = sum(estimated_seconds(t) for t in tasks)
+            when = ("not estimated" if not math.isfinite(seconds) else
+                    f"estimated {_clock(seconds / 2)} with --jobs 2 on a quiet 2-core machine")
+            lines.append(f"--grid {name}{' (the default)' if name == DEFAULT_GRID else ''}: "
+                         f"{len(tasks):,} runs on a9a and german, {when}: {grid.summary}")
+        return lines
+
+    def grid_of(self, ctx: Context) -> Grid:
+        """The grid ``ctx`` asks for: --quick's, --grid's or the default."""
+        if ctx.quick:
+            return QUICK
+        return GRIDS[ctx.grid or DEFAULT_GRID]
+
     def classes(self, ctx: Context) -> tuple[str, ...]:
-        return ("raw", "kernel") if ctx.quick else ("stumps", "raw", "kernel")
+        return self.grid_of(ctx).classes
 
     def load_data(self, ctx: Context) -> dict:
         data = {"german": load_german(ctx)}
@@ -159,32 +280,26 @@ class ThesisTables(Experiment):
         return data
 
     def eps(self, ctx: Context) -> float:
-        return 0.01 if ctx.quick else EPS
-
-    def grid(self, ctx: Context, N: int) -> tuple[list[float], list[float | None]]:
-        if ctx.quick:
-            return [0.5], [None, 20.0]
-        if N > LARGE_N:  # nu = 1 needs eta ~ 2e4 there: 20+ min per fit on this machine
-            return [0.2, 0.3, 0.5], [None, 200.0]
-        return [1.0 / N, 0.2, 0.5], [None, 200.0]
+        return self.grid_of(ctx).eps
 
     def tasks(self, ctx: Context, data: dict) -> list[Task]:
+        grid = self.grid_of(ctx)
         tasks = []
-        rounds = 50 if ctx.quick else 1000
+        rounds = grid.ada_rounds
         for ds in data:
             N = len(data[ds]["y_train"])
-            fracs, etas = self.grid(ctx, N)
-            for oracle in self.classes(ctx):
+            fracs, etas = grid.points(N)
+            for oracle in grid.classes:
                 for algorithm in _algorithms():
-                    cap = ((20000 if algorithm in CORRECTIVE else 1000) if not ctx.quick
-                           else (300 if algorithm in CORRECTIVE else 30))
+                    cap = grid.corrective_cap if algorithm in CORRECTIVE else grid.cap
                     for frac in fracs:
                         for eta in etas:
                             tasks.append(Task(
-                                (ds, oracle, algorithm, frac, eta or 0.0, self.eps(ctx)),
+                                (ds, oracle, algorithm, frac, eta or 0.0, grid.eps),
                                 f"{__name__}:boost_run",
                                 {"dataset": ds, "oracle": oracle, "algorithm": algorithm,
-                                 "nu_frac": frac, "eta": eta, "eps": EPS, "max_iter": cap},
+                                 "nu_frac": frac, "eta": eta, "eps": grid.eps,
+                                 "max_iter": cap},
                                 f"{ds} {oracle} {algorithm} nu/N={frac:.3g} "
                                 f"eta={'theory' if eta is None else f'{eta:g}'}"))
                 if oracle != "kernel":
@@ -195,19 +310,18 @@ class ThesisTables(Experiment):
                                                        if c <= rounds]},
                                       f"{ds} {oracle} adaboost {rounds} rounds"))
                 else:
-                    for C in ((0.1,) if ctx.quick else (0.01, 0.1, 1.0, 10.0)):
+                    for C in grid.svm_C:
                         tasks.append(Task((ds, oracle, "svm", C, 0.0, 0.0),
                                           f"{__name__}:svm_run", {"dataset": ds, "C": C},
                                           f"{ds} linear SVM C={C:g}"))
-                for lp_eps in ((0.05,) if ctx.quick else (0.01, 0.05)):
+                for lp_eps in grid.lp_eps:
                     for frac in fracs:
                         tasks.append(Task((ds, oracle, "lpboost", frac, 0.0, lp_eps),
                                           f"{__name__}:boost_run",
                                           {"dataset": ds, "oracle": oracle,
                                            "algorithm": "lpboost", "nu_frac": frac,
                                            "eta": None, "eps": lp_eps,
-                                           "max_iter": 30 if ctx.quick else
-                                           (300 if N > LARGE_N else 1000)},
+                                           "max_iter": grid.lp_max_iter(N)},
                                           f"{ds} {oracle} lpboost nu/N={frac:.3g} "
                                           f"eps={lp_eps:g}"))
         return tasks
@@ -248,26 +362,11 @@ class ThesisTables(Experiment):
             "thesis's seed is not given); any other LIBSVM file in --data-dir split the same "
             "way.",
             "",
-            "Grid (a subset of Table 5.3, chosen so that the whole experiment finishes on "
-            "this 2-core machine): " + (
-                "quick version: german, ν/N = 0.5, η ∈ {theory, 20} at ε = 0.01, at "
-                "most 30 iterations."
-                if ctx.quick else
-                "ν/N ∈ {1/N, 0.2, 0.5} (on sets with more than 5,000 training examples, "
-                "such as a9a: {0.2, 0.3, 0.5}, because ν = 1 there means η ≈ 2·10⁴ and 20+ "
-                "minutes per fit on this machine) × η ∈ {theory value, 200} at ε = 0.001 (theory: "
-                "(2/ε) ln(N/ν) for ERLPBoost, (2/ε)(ln(N/ν) + 1) for Binary ERLPBoost); at most "
-                "1,000 iterations (corrective: 20,000). The thesis's own best settings "
-                "(Tables 5.10–5.12) are all theory values of η (each decodes as (2/ε) ln(N/ν) "
-                "or its binary form), several at ε = 0.01 or "
-                "1e-5; ours are at ε = 0.001 only.") +
-            ("" if ctx.quick else " LPBoost stops at 300 iterations on the large sets.")
-            + " AdaBoost: one run of " + ("50" if ctx.quick else "1,000") + " rounds (thesis: "
-            "20,000) with the round count selected on validation. LPBoost at ε ∈ {0.01, "
-            "0.05} (its multiple pricing and dual smoothing, the project's default). SVM "
-            "hypotheses: the `kernel` oracle, h_i(x) = ⟨x_i, x⟩ / s with s = max_n ‖x_n‖² over "
-            "the training rows (so every training value is in [−1, 1]; new data clipped), and "
-            "their negations. Linear SVM: scikit-learn LinearSVC, C ∈ {0.01, 0.1, 1, 10}.",
+            grid_text(self.grid_of(ctx), sets) + " LPBoost: its multiple pricing and dual "
+            "smoothing (the project's default). SVM hypotheses: the `kernel` oracle, "
+            "h_i(x) = ⟨x_i, x⟩ / s with s = max_n ‖x_n‖² over the training rows (so every "
+            "training value is in [−1, 1]; new data clipped), and their negations. Linear SVM: "
+            "scikit-learn LinearSVC.",
             "",
         ]
         rows = []
@@ -355,6 +454,64 @@ class ThesisTables(Experiment):
         figures = {f"{ds}_test_error.png": partial(figure, ds=ds) for ds in sets
                    if ds in ("a9a", "german")}
         return Report("\n".join(body), figures, {"seed": ctx.seed, "eps": EPS})
+
+
+def estimated_seconds(task: Task) -> float:
+    """A task's CPU seconds from :data:`FIT_SECONDS` (NaN when it has none)."""
+    ds, oracle, algorithm = task.key[:3]
+    if algorithm == "svm":
+        return FIT_SECONDS.get((ds, oracle, "svm"), UNKNOWN)
+    if algorithm == "adaboost":
+        return FIT_SECONDS.get((ds, oracle, "adaboost"), UNKNOWN) * task.kwargs["rounds"] / 1000
+    N = LISTING_SIZES.get(ds)
+    if ds == "a9a" and N and task.kwargs["nu_frac"] * N <= 1.0 + 1e-9:
+        return FIT_SECONDS.get(("a9a nu=1", oracle, algorithm), UNKNOWN)
+    return FIT_SECONDS.get((ds, oracle, algorithm), UNKNOWN)
+
+
+def _values(values: list, fmt=None) -> str:
+    fmt = fmt or (lambda v: f"{v:g}")
+    return "{" + ", ".join(fmt(v) for v in values) + "}"
+
+
+def _frac_text(f) -> str:
+    return "1/N" if f == NU_ONE else f"{f:g}"
+
+
+def _eta_text(e) -> str:
+    return "theory" if e is None else f"{e:g}"
+
+
+def grid_text(grid: Grid, sets: list[str]) -> str:
+    """The report's paragraph on the grid that ran: its points, and what it left out of
+    Table 5.3's protocol and why."""
+    def points(fracs, etas) -> str:
+        return (f"ν/N ∈ {_values(list(fracs), _frac_text)} × η ∈ "
+                f"{_values(list(etas), _eta_text)}")
+
+    small, large = points(grid.fracs, grid.etas), points(grid.large_fracs, grid.large_etas)
+    where = (small if small == large else
+             f"{small} on sets of at most {LARGE_N:,} training examples (german), {large} on "
+             "larger ones (a9a)")
+    text = (f"Grid `{grid.name}` (`--grid`; `dualboost reproduce --list` names the others): "
+            f"{where}, at ε = {grid.eps:g} (η's theory value: (2/ε) ln(N/ν) for ERLPBoost and "
+            "Corrective ERLPBoost, (2/ε)(ln(N/ν) + 1) for the binary variants); at most "
+            f"{grid.cap:,} iterations (corrective: {grid.corrective_cap:,}). AdaBoost: one run "
+            f"of {grid.ada_rounds:,} rounds, the round count selected on validation among "
+            f"{_values([c for c in ADA_CHECKPOINTS if c <= grid.ada_rounds])}. LPBoost at "
+            f"ε ∈ {_values(list(grid.lp_eps))} over the same ν/N, at most {grid.lp_cap:,} "
+            "iterations" + (f" ({grid.large_lp_cap:,} on the larger sets)"
+                            if grid.large_lp_cap != grid.lp_cap else "") +
+            f". Linear SVM: C ∈ {_values(list(grid.svm_C))}.")
+    text += (" The thesis (Table 5.3): ν/N ∈ {1/N, 0.1, …, 0.9} × η ∈ {1, 2, 5, 10, 20, 50, "
+             "100, 200, 500, 1000, 2000, 3000, theory}, AdaBoost 20,000 rounds; its best "
+             "settings (Tables 5.10–5.12) are all theory values of η, several at ε = 0.01 or "
+             "1e-5; ours are at one ε.")
+    if grid.left_out:
+        text += f" Left out of Table 5.3 here: {grid.left_out}."
+    else:
+        text += " Nothing of Table 5.3's grid is left out."
+    return text
 
 
 def len_or(record: dict) -> float:
