@@ -387,10 +387,14 @@ def _expected_tasks(grid, sizes: dict[str, int]) -> int:
     from dualboost.reproduce.thesis_tables import _algorithms
 
     total = 0
+    from dualboost.reproduce.thesis_tables import CORRECTIVE
+
     for N in sizes.values():
-        fracs, etas = grid.points(N)
+        fracs, _ = grid.pairs(N)
         for oracle in grid.classes:
-            total += len(_algorithms()) * len(fracs) * len(etas)
+            for algorithm in _algorithms():
+                a_fracs, etas = grid.pairs(N, algorithm in CORRECTIVE)
+                total += len(a_fracs) * len(etas)
             total += len(grid.svm_C) if oracle == "kernel" else 1
             total += len(grid.lp_eps) * len(fracs)
     return total
