@@ -12,6 +12,9 @@ quiet machine, so these are what the estimates use (wall time here depends on th
     python benchmarks/thesis_tables_fit_times.py --dataset german --algorithms erlpboost \
         --classes raw --etas 1,200,theory --fracs 1/N,0.5
 
+``--from-runs DIR/runs.json`` (repeatable) prints the same summary from the ``cpu_seconds`` of a
+``dualboost reproduce thesis-tables`` run instead of fitting (AdaBoost per 1,000 rounds).
+
 ``--etas``: numbers or ``theory`` (the theory value (2/ε) ln(N/ν), binary (2/ε)(ln(N/ν)+1));
 ``--fracs``: ν/N values or ``1/N`` (ν = 1). Timings depend on the machine's load: compare
 samples taken back to back.
@@ -43,7 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--etas", default="1,20,200,3000,theory")
     p.add_argument("--fracs", default="1/N,0.5")
     p.add_argument("--ada-rounds", type=int, default=1000)
+    p.add_argument("--from-runs", action="append", metavar="RUNS_JSON",
+                   help="summarize a reproduce run's runs.json instead of fitting")
     args = p.parse_args(argv)
+    if args.from_runs:
+        return from_runs(args.from_runs)
     from dualboost.data import shared_data_dir
 
     ctx = Context(data_dir=Path(args.data_dir) if args.data_dir else shared_data_dir(),
@@ -86,6 +93,32 @@ def main(argv: list[str] | None = None) -> int:
           f"{'fits':>4} {'mean':>8} {'median':>8} {'max':>8}")
     for (oracle, algorithm), ss in seen.items():
         print(f"{oracle:7} {algorithm:28} {len(ss):4d} {statistics.mean(ss):8.2f} "
+              f"{statistics.median(ss):8.2f} {max(ss):8.2f}")
+    return 0
+
+
+def from_runs(paths: list[str]) -> int:
+    """Mean CPU seconds per (set, class, algorithm) over the runs of runs.json files; the
+    nu = 1 points of sets above thesis_tables.LARGE_N apart; AdaBoost per 1,000 rounds."""
+    import json
+
+    seen: dict[tuple, list[float]] = {}
+    for path in paths:
+        for r in json.loads(Path(path).read_text(encoding="utf-8"))["runs"]:
+            if r.get("error") or r.get("cpu_seconds") is None:
+                continue
+            ds, oracle, algorithm = r["key"][:3]
+            cpu = float(r["cpu_seconds"])
+            if algorithm == "adaboost":
+                cpu *= 1000 / r["kwargs"]["rounds"]
+            nu = (r.get("result") or {}).get("nu")
+            if nu is not None and nu <= 1.0 + 1e-9 and algorithm != "lpboost":
+                ds = f"{ds} nu=1"
+            seen.setdefault((ds, oracle, algorithm), []).append(cpu)
+    print(f"{'set':12} {'class':7} {'algorithm':28} {'runs':>5} {'mean':>8} {'median':>8} "
+          f"{'max':>8}")
+    for (ds, oracle, algorithm), ss in sorted(seen.items()):
+        print(f"{ds:12} {oracle:7} {algorithm:28} {len(ss):5d} {statistics.mean(ss):8.2f} "
               f"{statistics.median(ss):8.2f} {max(ss):8.2f}")
     return 0
 

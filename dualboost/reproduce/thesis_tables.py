@@ -153,8 +153,8 @@ LISTING_SIZES = {"german": 600, "a9a": 29305}
 #: mean CPU seconds per fit (one BLAS thread: about a fit's wall time on a quiet machine) per
 #: (set, class, algorithm), measured on a sample of grid points by
 #: benchmarks/thesis_tables_fit_times.py (its docstring has the commands; the README of
-#: benchmarks/ the numbers); AdaBoost per 1,000 rounds; "a9a nu=1": the nu = 1 grid point
-#: of a9a, separately (eta ~ 2e4 there)
+#: benchmarks/ the numbers); AdaBoost per 1,000 rounds; "SET nu=1": the nu = 1 grid point
+#: of SET, where it was measured apart (on a9a eta ~ 2e4 there)
 FIT_SECONDS: dict[tuple[str, str, str], float] = {}
 #: a fit this table does not have (a user's own set, say): not estimated
 UNKNOWN = math.nan
@@ -487,8 +487,10 @@ def estimated_seconds(task: Task) -> float:
     if algorithm == "adaboost":
         return FIT_SECONDS.get((ds, oracle, "adaboost"), UNKNOWN) * task.kwargs["rounds"] / 1000
     N = LISTING_SIZES.get(ds)
-    if ds == "a9a" and N and task.kwargs["nu_frac"] * N <= 1.0 + 1e-9:
-        return FIT_SECONDS.get(("a9a nu=1", oracle, algorithm), UNKNOWN)
+    if N and task.kwargs["nu_frac"] * N <= 1.0 + 1e-9 and algorithm != "lpboost":
+        found = FIT_SECONDS.get((f"{ds} nu=1", oracle, algorithm))
+        if found is not None:
+            return found
     return FIT_SECONDS.get((ds, oracle, algorithm), UNKNOWN)
 
 
