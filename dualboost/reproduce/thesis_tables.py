@@ -4,22 +4,27 @@
 For every data set, hypothesis class (decision stumps, raw features, SVM hypotheses through
 the ``kernel`` oracle) and algorithm, every grid point is trained on the training part and
 scored on the validation part; the point of lowest validation error (first in grid order on a
-tie) gives the test error and the training seconds reported, as in the thesis. The grid:
+tie) gives the test error and the training seconds reported, as in the thesis.
 
-* ERLPBoost, Binary ERLPBoost (and the corrective ones when this version has them):
-  nu/N in {1/N, 0.2, 0.5} x eta in {theory value, 200} at eps = 0.001 (the thesis: nu/N in
-  {1/N, 0.1, ..., 0.9} x eta in {1, ..., 3000}, and in fact its theory values: the eta of every
-  best setting in Tables 5.10-5.12 is one), at most
-  1,000 iterations (corrective: 20,000);
-* AdaBoost: one run of 1,000 rounds (the thesis: 20,000), the round count chosen on
-  validation among {50, 100, 200, 500, 1000};
-* LPBoost at eps 0.01 and 0.05 (the same nu/N), reported apart (the thesis left it out of its
-  tables);
-* above LARGE_N training examples (a9a) nu/N in {0.2, 0.3, 0.5}: nu = 1 there means
-  eta ~ 2e4 and fits of 20+ minutes on this 2-core machine, and LPBoost stops at 300
-  iterations;
-* a linear SVM (scikit-learn's LinearSVC, C in {0.01, 0.1, 1, 10}) beside the SVM hypotheses,
-  as Table 5.6 has one.
+The grid is a :class:`Grid`, chosen by ``--grid`` (:data:`GRIDS`; ``--quick`` is
+:data:`QUICK`); every one runs ERLPBoost, Binary ERLPBoost (and the corrective ones when this
+version has them) at eps = 0.001 over nu/N x eta (eta's theory value among them: the eta of
+every best setting in Tables 5.10-5.12 is one), at most 1,000 iterations (corrective: 20,000);
+AdaBoost once, the round count chosen on validation among :data:`ADA_CHECKPOINTS`; LPBoost at
+eps 0.01 and 0.05 over the same nu/N, reported apart (the thesis left it out of its tables);
+a linear SVM (scikit-learn's LinearSVC) beside the SVM hypotheses, as Table 5.6 has one.
+
+* ``table5.3``: Table 5.3's whole grid on every set (nu/N in {1/N, 0.1, ..., 0.9} x eta in
+  {1, 2, 5, ..., 3000, theory}, AdaBoost 20,000 rounds): about 3,000 fits, hours here;
+* ``medium`` (the default): german on that whole grid (the corrective algorithms on four
+  eta values), a9a on the nu/N the thesis selected there and four eta values, nu = 1 left out
+  on a9a (eta ~ 2e4 there: 20+ minutes per fit, the master falling back to its conic
+  reference solve); about half an hour with --jobs 2 on a quiet 2-core machine;
+* ``reduced``: nu/N in {1/N, 0.2, 0.5} (a9a {0.2, 0.3, 0.5}) x eta in {theory, 200},
+  AdaBoost 1,000 rounds: minutes.
+
+``dualboost reproduce --list`` states each grid's size and estimated time (from
+:data:`FIT_SECONDS`, measured); the report states the grid that ran and what it left out.
 """
 
 from __future__ import annotations
