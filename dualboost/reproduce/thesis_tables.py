@@ -128,16 +128,15 @@ GRIDS: dict[str, Grid] = {g.name: g for g in (
          corrective=(TABLE53_FRACS, (None, 200.0, 1000.0, 3000.0)),
          large_fracs=(0.1, 0.2, 0.3, 0.5), large_etas=(None, 200.0, 1000.0, 3000.0),
          large_corrective=((0.1, 0.2, 0.3), (None, 200.0)), large_lp_cap=300,
-         left_out="for the corrective algorithms, eta in {1, 2, 5, 10, 20, 50, 100, 500, "
-                  "2000} (each of their fits runs up to 20,000 iterations: at eps = 0.001 on "
-                  "german always, 2-7 s each, 22 s on a9a; "
-                  "benchmarks/thesis_tables_fit_times.py); on a9a, nu = 1 (eta ~ 2e4 there: "
-                  "20+ minutes per fit on this 2-core machine, its master falling back to the "
-                  "conic reference solve; see `--grid table5.3`), nu/N in {0.4, 0.6, 0.7, 0.8, "
-                  "0.9} (the thesis never selected them on a9a; the corrective algorithms also "
-                  "0.5) and the eta values other than {theory, 200, 1000, 3000} (every a9a "
-                  "selection of Tables 5.10-5.12 is a theory value); LPBoost stops at 300 "
-                  "iterations there"),
+         left_out="for the corrective algorithms, eta in {1, 2, 5, 10, 20, 50, 100, 500, 2000} "
+                  "(each of their fits may run 20,000 iterations: on german's decision stumps at "
+                  "eps = 0.001 every sampled one did, about 5 CPU seconds each; 15 on a9a; "
+                  "benchmarks/thesis_tables_fit_times.py); on a9a, nu = 1 (eta ~ 2e4 there: 20+ "
+                  "minutes per fit on this 2-core machine, its master falling back to the conic "
+                  "reference solve; see `--grid table5.3`), nu/N in {0.4, 0.6, 0.7, 0.8, 0.9} "
+                  "(the thesis never selected them on a9a; the corrective algorithms also 0.5) "
+                  "and the eta values other than {theory, 200, 1000, 3000} (every a9a selection "
+                  "of Tables 5.10-5.12 is a theory value); LPBoost stops at 300 iterations there"),
     Grid("reduced", "nu/N in {1/N, 0.2, 0.5} (a9a: {0.2, 0.3, 0.5}) x eta in {theory, 200}, "
          "AdaBoost 1,000 rounds (the grid before --grid existed)",
          fracs=(NU_ONE, 0.2, 0.5), etas=(None, 200.0), large_fracs=(0.2, 0.3, 0.5),
