@@ -458,4 +458,28 @@ def test_list_states_each_grids_size_and_time(capsys) -> None:
     for name, grid in tt.GRIDS.items():
         line = next(t for t in text.splitlines() if f"--grid {name}" in t)
         assert f"{_expected_tasks(grid, tt.LISTING_SIZES):,} runs" in line
-        assert "estimated" in line
+        assert "estimated" in line and "not estimated" not in line
+
+
+@needs_data
+def test_adaboost_checkpoints_equal_the_full_prediction_matrix() -> None:
+    """adaboost_run predicts each distinct stump once and adds up its weights: the errors at
+    every checkpoint equal those of the T-column prediction matrix (one column per round)."""
+    import numpy as np
+
+    from dualboost.reproduce.datasets import load_german
+    from dualboost.reproduce.fitting import error_of, fit, predictions
+    from dualboost.reproduce.thesis_tables import adaboost_run
+
+    d = load_german(Context(data_dir=DATA, out=Path(".")))
+    data = {"german": d}
+    got = adaboost_run(data, dataset="german", oracle="stumps", rounds=200,
+                       checkpoints=[50, 100, 200])
+    result, _, _ = fit(d["X_train"], d["y_train"], formulation="lpboost", algorithm="adaboost",
+                       nu=1, oracle="stumps", max_iter=200)
+    assert len({repr(h) for h in result.hypotheses}) < len(result.hypotheses)  # repeats
+    H = predictions(result.hypotheses, d["X_test"])
+    w = np.asarray(result.weights, dtype=float)
+    for c in got["checkpoints"]:
+        k = c["rounds"]
+        assert c["test_error"] == error_of(w[:k], H, d["y_test"], result.tie_label)
