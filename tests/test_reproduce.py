@@ -394,7 +394,7 @@ def _expected_tasks(grid, sizes: dict[str, int]) -> int:
         fracs, _ = grid.pairs(N)
         for oracle in grid.classes:
             for algorithm in _algorithms():
-                a_fracs, etas = grid.pairs(N, algorithm in CORRECTIVE)
+                a_fracs, etas = grid.pairs(N, algorithm in CORRECTIVE, oracle)
                 total += len(a_fracs) * len(etas)
             total += len(grid.svm_C) if oracle == "kernel" else 1
             total += len(grid.lp_eps) * len(fracs)
