@@ -70,3 +70,13 @@ def _no_wall_clock_early_stop(monkeypatch):
 
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 1e6)
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SLOW_SECONDS", 2e6)
+
+
+@pytest.fixture
+def check_at_once(monkeypatch):
+    """The guarantee check at every master solve from the first (docs/theory.md, 'Stopping
+    early'): for the tests of the check itself."""
+    from dualboost.algorithms import totally_corrective as tc
+
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SOLVES", 1)

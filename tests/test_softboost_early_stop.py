@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dualboost.algorithms import totally_corrective as tc
 from dualboost.api import run
 
 
@@ -23,12 +22,6 @@ def _separable(N: int = 150, seed: int = 4):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(N, 3))
     return X, np.where(X[:, 0] > 0, 1.0, -1.0)
-
-
-@pytest.fixture
-def check_at_once(monkeypatch):
-    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
-    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SOLVES", 1)
 
 
 @pytest.mark.parametrize("formulation,nu_frac", [("softboost", 0.2), ("totalboost", None)])

@@ -440,7 +440,7 @@ class FrankWolfeAlgorithm(Algorithm):
         < 2 eps (less than g/2) is certain however long the run goes on. On a noisy N = 1e4
         set (nu = 0.1 N, eps = 0.01) MLPBoost ran 134 s (FW 23 s) to a converged_vacuous stop.
         Before step t's update (h^t discarded); True when it stopped the run."""
-        from .totally_corrective import guarantee_check_due, guarantee_verdict
+        from .totally_corrective import broken_promise, guarantee_check_due, guarantee_verdict
 
         elapsed = time.perf_counter() - self.started
         if not (self.guarantee_check and self.stopping == "certified"
@@ -449,10 +449,7 @@ class FrankWolfeAlgorithm(Algorithm):
         verdict = guarantee_verdict(self.min_edge, self.eps)
         if verdict is None:
             return False
-        promise = ("is empty: g - eps <= 0, which the cancelling pair 0.5 h - 0.5 h already "
-                   "meets" if verdict == "vacuous_guarantee" else
-                   f"can certify at most min edge - eps = {self.min_edge - self.eps:.3g}, less "
-                   "than half of g")
+        promise = broken_promise(verdict, self.min_edge, self.eps, bound_name="min edge")
         self.done, self.status = True, verdict
         self.message = (
             f"stopped early before step {t} ({elapsed:.1f} s, {self.k} steps, T = "

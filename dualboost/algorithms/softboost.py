@@ -178,7 +178,7 @@ class SoftBoostAlgorithm(Algorithm):
         use): stop when gamma_hat_t <= eps (the promise gamma_hat_T - eps is <= 0, met by the
         cancelling pair 0.5 h - 0.5 h) or gamma_hat_t < 2 eps (less than half of g). True when
         it stopped the run."""
-        from .totally_corrective import guarantee_check_due, guarantee_verdict
+        from .totally_corrective import broken_promise, guarantee_check_due, guarantee_verdict
 
         elapsed = time.perf_counter() - self.started
         if not (self.guarantee_check and self.solves >= 1 and self.lp_cert is not None
@@ -189,10 +189,7 @@ class SoftBoostAlgorithm(Algorithm):
         verdict = guarantee_verdict(gamma_hat, eps)
         if verdict is None:
             return False
-        promise = ("is empty: g - eps <= 0, which the cancelling pair 0.5 h - 0.5 h already "
-                   "meets" if verdict == "vacuous_guarantee" else
-                   f"can certify at most gamma_hat - eps = {gamma_hat - eps:.3g}, less than "
-                   "half of g")
+        promise = broken_promise(verdict, gamma_hat, eps)
         softer = ("a larger nu (g grows with nu; --formulation softboost with nu > 1: "
                   "TotalBoost is its hard margin nu = 1)" if self.nu <= 1
                   else "a larger nu (g grows with nu)")

@@ -74,6 +74,18 @@ def guarantee_check_due(elapsed: float, solves: int, last_solve: float = 0.0) ->
             or elapsed + max(last_solve, 0.0) >= GUARANTEE_CHECK_SLOW_SECONDS)
 
 
+def broken_promise(verdict: str, bound: float, eps: float, bound_name: str = "gamma_hat",
+                   eps_name: str = "eps") -> str:
+    """What the stop's guarantee 'soft margin >= g - eps' still promises under a verdict of
+    :func:`guarantee_verdict`, with the certified upper bound ``bound`` >= g (docs/theory.md,
+    'Stopping early')."""
+    if verdict == "vacuous_guarantee":
+        return (f"is empty: g - {eps_name} <= 0, which the cancelling pair 0.5 h - 0.5 h "
+                "already meets")
+    return (f"can certify at most {bound_name} - {eps_name} = {bound - eps:.3g}, less than "
+            "half of g")
+
+
 def guarantee_verdict(gamma_hat: float, eps_eff: float) -> str | None:
     """``"vacuous_guarantee"`` when the promise softmargin >= g - eps_eff is certified empty
     (g <= gamma_hat <= eps_eff), ``"weak_guarantee"`` when it is certified below g/2
@@ -346,10 +358,7 @@ class _TotallyCorrective(Algorithm):
         verdict = guarantee_verdict(gamma_hat, eps_eff)
         if verdict is None:
             return None
-        promise = ("is empty: g - eps_eff <= 0, which the cancelling pair 0.5 h - 0.5 h "
-                   "already meets" if verdict == "vacuous_guarantee" else
-                   f"can certify at most gamma_hat - eps_eff = {gamma_hat - eps_eff:.3g}, less "
-                   "than half of g")
+        promise = broken_promise(verdict, gamma_hat, eps_eff, eps_name="eps_eff")
         return verdict, (
             f"{self._stopped_early(t)}: the best soft margin g over "
             f"all hypotheses is certified <= gamma_hat = min_q u^q.d^(q-1) = {gamma_hat:.3g}, "
