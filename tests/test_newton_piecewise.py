@@ -52,14 +52,7 @@ def test_chi2_on_german_certifies_every_solve_on_newton(monkeypatch):
     assert fallbacks == []
 
 
-@pytest.mark.parametrize("nu_frac", [
-    pytest.param(0.0, marks=pytest.mark.xfail(
-        strict=False, reason="known: at nu = 1 (eta ~ 8e4) a solve on these tie groups still "
-        "zigzags across the kinks for 100 iterations (see the master's module docstring); "
-        "whether its best iterate then lands within 1e-4 or it falls back depends on "
-        "round-off (t = 24: gap 7.3e-5 after 100 iterations with the fused curvature "
-        "products, a fallback before); remove the mark when it certifies in a few dozen")),
-    0.1])
+@pytest.mark.parametrize("nu_frac", [0.0, 0.1])
 def test_chi2_growing_stumps_certify_on_newton(monkeypatch, nu_frac):
     # columns that repeat examples' rows (stumps on few distinct values: tie groups of
     # examples with equal margins sit together at the kink d = 0) grown one at a time as the
@@ -76,11 +69,18 @@ def test_chi2_growing_stumps_certify_on_newton(monkeypatch, nu_frac):
     U = np.column_stack(columns)[:, rng.permutation(len(columns))[:T]]
     f = load_formulation(str(CHI2))(N, nu=max(1.0, nu_frac * N), eps=0.01)
     master = f.fast_master()
-    _no_fallback(monkeypatch, master)
+    if nu_frac > 0:
+        _no_fallback(monkeypatch, master)
+    # at nu = 1 (eta ~ 8e4) a solve on these tie groups still zigzags across the kinks for its
+    # 100 iterations (the master's module docstring); whether its best iterate lands within
+    # 1e-4 or the iteration falls back depends on round-off: either way the solve must come
+    # back certified, and a fallback must say so and why
     zeros = 0
     for t in range(1, T + 1):
         solved = master.solve(U[:, :t], 1e-4)
-        assert solved.solver == "newton" and solved.certificate.gap <= 1e-4
+        assert solved.certificate.gap <= 1e-4
+        assert solved.solver == "newton" or (
+            solved.path == "reference" and "projected Newton stopped" in solved.status)
         d = solved.certificate.d
         zeros = max(zeros, int(np.count_nonzero(d <= 1e-9 * d.max())))
     assert zeros > 0
