@@ -256,6 +256,16 @@ def first_equal_column(
     keys = np.union1d(2 * np.flatnonzero(plus[:k + 1] >= top - tol),
                       2 * np.flatnonzero(minus[:k + 1] >= top - tol) + 1)
     keys = keys[keys < win][:EQUAL_COLUMN_CANDIDATES]
+    return earliest_equal_column(keys, k, sign, column_of)
+
+
+def earliest_equal_column(
+    keys: np.ndarray, k: int, sign: int, column_of: Callable[[int, int], np.ndarray],
+) -> tuple[int, int, np.ndarray]:
+    """The column check of :func:`first_equal_column` on its near-ties given as increasing
+    *keys* ``2 i`` (candidate i, sign +1) / ``2 i + 1`` (sign -1), all before the winner
+    ``(k, sign)``: the first whose column equals the winner's, else the winner; returns
+    ``(i, s, column)``. For an oracle that finds the near-ties without holding every edge."""
     u = column_of(k, sign)
     for key in keys.tolist():
         i, s = key // 2, (1 if key % 2 == 0 else -1)
