@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dualboost.oracles import StumpOracle
-from dualboost.oracles.base import distinct_columns, first_equal_column
+from dualboost.oracles.base import distinct_columns, first_distinct_rows, first_equal_column
 from dualboost.oracles.stumps import Stump, _midpoints
 
 
@@ -243,3 +243,20 @@ def test_at_most_the_first_near_ties_are_checked():
         for oracle in oracles:
             _same_answer(oracle.best(d), want)
     assert beyond > 0 and moved == 0
+
+
+def test_first_distinct_rows_is_the_byte_hash_rule():
+    # the fingerprint rule keeps what hashing each row's bytes (after + 0.0) kept: the first of
+    # every distinct row, -0.0 equal to 0.0, rows differing in one entry distinct
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 9, 300):
+        rows = rng.choice([-1.0, 0.0, -0.0, 0.5, 1.0], size=(6, n))
+        V = rows[rng.integers(6, size=25)]
+        V[rng.integers(25, size=5), rng.integers(n, size=5)] *= -1.0  # some near-copies
+        want, seen = [], set()
+        for k, row in enumerate(V + 0.0):
+            if row.tobytes() not in seen:
+                seen.add(row.tobytes())
+                want.append(k)
+        assert first_distinct_rows(V) == want
+        assert first_distinct_rows(np.asfortranarray(V)) == want
