@@ -9,7 +9,9 @@ give no new columns, so this finite class is the whole stump class as far as the
 With ``w = d * y`` and ``T = sum_n w_n``, the edge of ``(j, theta, s)`` is
 ``s * (sum_{x_nj > theta} w_n - sum_{x_nj <= theta} w_n) = s * (T - 2 * sum_{x_nj <= theta} w_n)``.
 After sorting every feature once, the inner sums are prefix sums of ``w`` in sorted order, so one
-``best(d)`` costs O(N F): one gather, one cumsum, two argmaxes, all vectorized.
+``best(d)`` costs O(N F): one gather, one cumsum, two argmaxes, all vectorized, a block of
+features at a time so that the work stays in the cache (``StumpOracle.block_bytes``); the edges,
+the winner and its tie-break do not depend on the block size, bit for bit.
 
 Sparse X (scipy.sparse, e.g. a LIBSVM file) is never made dense. The class, its enumeration
 order, the tie-breaking and the edges are those of ``X.toarray()`` (implicit zeros are values
