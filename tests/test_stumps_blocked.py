@@ -260,3 +260,4 @@ def test_first_distinct_rows_is_the_byte_hash_rule():
                 want.append(k)
         assert first_distinct_rows(V) == want
         assert first_distinct_rows(np.asfortranarray(V)) == want
+        assert first_distinct_rows([row.copy() for row in V]) == want

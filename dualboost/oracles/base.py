@@ -221,9 +221,9 @@ def distinct_columns(
     return U[:, keep], [hypotheses[k] for k in keep]
 
 
-def first_distinct_rows(V: np.ndarray) -> list[int]:
-    """The index of the first occurrence of each distinct row of ``V``, in order (rows compared
-    by value: -0.0 equals 0.0).
+def first_distinct_rows(V: np.ndarray | list[np.ndarray]) -> list[int]:
+    """The index of the first occurrence of each distinct row of ``V`` (a 2-D array or a list of
+    1-D arrays of one length), in order; rows are compared by value (-0.0 equals 0.0).
 
     Each row gets an exact fingerprint: its bit patterns ``b`` (after ``+ 0.0``, which maps -0.0
     to 0.0), folded as ``b ^ (b >> 32)`` (so that the sign and exponent bits, where +-1 differ,
@@ -231,20 +231,22 @@ def first_distinct_rows(V: np.ndarray) -> list[int]:
     arithmetic, so equal rows have equal fingerprints whatever the order of the sum; rows with
     the same fingerprint are compared by value. A few numpy passes over V (hashing every row's
     ``tobytes()`` cost half of a stump ``candidates`` call at N = 1e5)."""
-    V = np.asarray(V, dtype=float)
-    k, n = V.shape
+    rows = [np.asarray(v, dtype=float) for v in V]
+    if not rows:
+        return []
+    n = rows[0].shape[0]
     weights = np.random.default_rng(0).integers(0, 2**64 - 1, size=n, dtype=np.uint64,
                                                 endpoint=True)
     row, product = np.empty(n), np.empty(n, dtype=np.uint64)
     seen: dict[int, list[int]] = {}
     keep: list[int] = []
-    for i in range(k):
-        np.add(V[i], 0.0, out=row)
+    for i, v in enumerate(rows):
+        np.add(v, 0.0, out=row)
         np.right_shift(row.view(np.uint64), np.uint64(32), out=product)
         np.bitwise_xor(product, row.view(np.uint64), out=product)
         np.multiply(product, weights, out=product)
         same = seen.setdefault(int(product.sum(dtype=np.uint64)), [])
-        if not any(np.array_equal(V[j], V[i]) for j in same):
+        if not any(np.array_equal(rows[j], v) for j in same):
             same.append(i)
             keep.append(i)
     return keep
