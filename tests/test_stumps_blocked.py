@@ -96,8 +96,8 @@ class _Reference:
 
 
 def _tied_data(rng: np.random.Generator, n: int, f: int) -> np.ndarray:
-    """Features drawn from kinds that tie: continuous, small integers, 0/1, the complement of
-    an earlier 0/1 feature, a copy of an earlier feature, a constant."""
+    """Features drawn from kinds that tie: continuous, small integers, 0/1 (some with -0.0 and
+    -1), a constant, the complement of an earlier feature, a copy of an earlier feature."""
     cols: list[np.ndarray] = []
     for _ in range(f):
         kind = rng.integers(6) if cols else rng.integers(4)
@@ -107,6 +107,8 @@ def _tied_data(rng: np.random.Generator, n: int, f: int) -> np.ndarray:
             col = rng.integers(-2, 3, size=n).astype(float)
         elif kind == 2:
             col = rng.integers(0, 2, size=n).astype(float)
+            if rng.random() < 0.3:
+                col[rng.random(n) < 0.5] *= -1.0  # -0.0 beside 0.0 (one value), and -1
         elif kind == 3:
             col = np.full(n, float(rng.integers(-1, 2)))
         elif kind == 4:
@@ -145,7 +147,6 @@ def _same_candidates(got, want) -> None:
                                  (101, 13), (257, 6)])
 def test_blocked_oracle_equals_the_whole_table(n, f):
     rng = np.random.default_rng(1000 * n + f)
-    moved = 0
     for _ in range(12):
         X = _tied_data(rng, n, f)
         y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
@@ -159,16 +160,11 @@ def test_blocked_oracle_equals_the_whole_table(n, f):
         oracles.append(StumpOracle().fit(X, y))  # the default block size
         for kind in range(5):
             d = _weights(rng, n, kind)
-            *want, was_moved = reference.best(d)
-            moved += was_moved
+            want = reference.best(d)[:2]
             want_candidates = reference.candidates(d)
             for oracle in oracles:
                 _same_answer(oracle.best(d), want)
                 _same_candidates(oracle.candidates(d), want_candidates)
-    if n * f >= 250:
-        # the equal-column tie-break moved the answer away from the first maximum in some
-        # cases, so that path was compared too
-        assert moved > 0
 
 
 def test_near_ties_found_in_earlier_features_only():
