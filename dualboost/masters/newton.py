@@ -108,14 +108,18 @@ class ProjectedNewtonMaster(Master):
     path = "projected-newton"
 
     def __init__(self, formulation, max_iterations: int = 100, polish_tol: float = 1e-9,
-                 polish_iterations: int = 30, hessian_tolerance: float = 1e-3):
+                 polish_iterations: int = 30, hessian_tolerance: float = 0.03):
         self.formulation = formulation
         #: the gap aimed at below gap_tol, and the iterations allowed for it once within gap_tol
         self.polish_tol, self.polish_iterations = float(polish_tol), int(polish_iterations)
         self.max_iterations = int(max_iterations)
         self.w: np.ndarray | None = None
         #: relative change of an example's curvature weight h under which the kept Hessian
-        #: keeps its old weight (see _second_moment)
+        #: keeps its old weight (see _second_moment). 3 % rather than 0.1 %: the Hessian's
+        #: products then cost a sixth (a9a, nu = 0.3 N, eps 0.001: 141 -> 31 whole
+        #: recomputations, 7.6 -> 1.0 GFLOP) for a third more line-search evaluations; CPU
+        #: seconds of whole fits -15 % (a9a), -22 % (german), -30 % (hastie 1e4), +2-4 %
+        #: (twonorm), the same T and soft margins
         self.hessian_tolerance = float(hessian_tolerance)
         self._buffer = np.empty(0)
         self._columns, self._known_columns = np.empty((0, 0), order="F"), 0
