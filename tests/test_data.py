@@ -14,6 +14,7 @@ from dualboost.data import (
     encode_labels,
     load_dataset,
     lpboost_worst_case,
+    parse_libsvm,
     shared_data_dir,
     validate_features,
 )
@@ -340,3 +341,35 @@ def test_csv_error_reports_file_line(tmp_path: Path) -> None:
         DualBoostInputError, match=r"column 'b' is not numeric \(line 4 has 'oops'\)"
     ):
         load_dataset(str(p))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_libsvm_fast_number_path_equals_the_token_path(seed, monkeypatch):
+    """parse_libsvm reads plain decimal files with numpy's C parser (_plain_numbers); the
+    token-by-token path gives the same matrix and labels, bit for bit."""
+    import dualboost.data as data
+
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(int(rng.integers(1, 40))):
+        label = rng.choice(["+1", "-1", "1", "-1.0"])
+        columns = np.sort(rng.choice(50, size=int(rng.integers(0, 8)), replace=False))
+        values = [rng.choice([f"{rng.normal():.17g}", f"{rng.normal():e}", "1", "-0", ".5",
+                              "3.", f"{rng.integers(-9, 9)}E{rng.integers(-3, 3)}"])
+                  for _ in columns]
+        lines.append(" ".join([label] + [f"{c + 1}:{v}" for c, v in zip(columns, values)]))
+    text = ("\n".join(lines) + rng.choice(["", "\n", " \r\n"])).encode()
+    fast_X, fast_y = data.parse_libsvm(text)
+    monkeypatch.setattr(data, "_plain_numbers", lambda *args: None)
+    slow_X, slow_y = data.parse_libsvm(text)
+    assert np.array_equal(fast_y, slow_y)
+    assert (fast_X != slow_X).nnz == 0 and fast_X.shape == slow_X.shape
+    assert np.array_equal(fast_X.indices, slow_X.indices)
+    assert np.array_equal(fast_X.data.view(np.uint64), slow_X.data.view(np.uint64))
+
+
+@pytest.mark.parametrize("text", [b"1 1:2 3:4\n-1 2:0x1A\n", b"1 1:2 3:4.5.6\n",
+                                  b"1 1:2 3:e\n", b"1 1:--2\n"])
+def test_libsvm_malformed_numbers_are_named(text):
+    with pytest.raises(ValueError, match="is not a number"):
+        parse_libsvm(text)
