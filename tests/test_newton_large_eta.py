@@ -7,11 +7,17 @@ absolute 1e-6 whose gradient was below the average: the released mass dominated 
 curvature, the line search crept, and the solve fell back to the reference cvxpy path (minutes at
 a9a's N = 29,305). dualboost/masters/newton.py (``_release_costs``) releases a weight only
 where the quadratic model puts its own maximum at the bound.
+
+The fallback itself must respect the run's time limit: a solver that cannot be interrupted is not
+started when it cannot finish (dualboost/solvers.py), and a long fallback shows progress lines.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
+import pytest
 
 from dualboost.api import run
 from dualboost.masters.newton import ProjectedNewtonMaster
@@ -51,3 +57,83 @@ def test_hard_margin_at_large_eta_certifies_every_solve_on_newton(monkeypatch):
     assert all(r.solver == "newton" for r in solved)
     assert all(r.duality_gap <= 0.001 / 100 for r in solved)
 
+
+def _forced_fallback(monkeypatch, from_t: int = 3):
+    """The Newton master falls back to the reference path from column ``from_t`` on."""
+    original = ProjectedNewtonMaster.solve
+
+    def solve(self, U, gap_tol):
+        if U.shape[1] >= from_t:
+            return self.reference(U, gap_tol, "forced by the test")
+        return original(self, U, gap_tol)
+
+    monkeypatch.setattr(ProjectedNewtonMaster, "solve", solve)
+
+
+def test_fallback_does_not_start_a_solver_that_cannot_finish(monkeypatch):
+    # Clarabel fails after 1 s; ECOS has no time limit of its own and would take 6 s: with
+    # ~2 s of the 3 s limit left it is not started, and the run stops at once with status
+    # time_limit and a message naming the fallback and the remedies (the old policy started
+    # it and the run ended past 7 s)
+    import cvxpy as cp
+
+    from dualboost import solvers
+
+    if solvers.solver_order("exp")[:2] != ["CLARABEL", "ECOS"]:
+        pytest.skip("the exponential-cone policy here does not start with Clarabel, ECOS")
+    monkeypatch.setattr(solvers, "mosek_usable", lambda: False)  # probed by a solve
+    _forced_fallback(monkeypatch)
+    started = []
+
+    def slow_solve(self, *args, solver=None, **options):
+        started.append(solver)
+        if solver == "CLARABEL":
+            time.sleep(1.0)
+            raise cp.error.SolverError("slow solver of the test")
+        time.sleep(6.0)  # uninterruptible: ECOS takes no time limit
+        raise cp.error.SolverError("slow solver of the test")
+
+    monkeypatch.setattr(cp.Problem, "solve", slow_solve)
+    X, y = _one_hot(200, seed=1)
+    tick = time.perf_counter()
+    result = run(X, y, nu=20, eps=0.05, time_limit=3.0, kkt=False, guarantee_check=False)
+    elapsed = time.perf_counter() - tick
+    assert started == ["CLARABEL"]
+    assert result.status == "time_limit"
+    assert elapsed < 3.0
+    assert "ECOS was not started" in result.message
+    assert "reference path fallback" in result.message and "a larger nu" in result.message
+
+
+def test_long_fallback_shows_progress_lines(monkeypatch):
+    # no time limit: the fallback is announced at once, and a solve without callbacks still
+    # prints a line every ``every`` (2) seconds from the heartbeat thread
+    import cvxpy as cp
+
+    _forced_fallback(monkeypatch)
+    real = cp.Problem.solve
+
+    def slow_solve(self, *args, **kwargs):
+        time.sleep(3.0)  # the GIL is free, as in Clarabel's own solve
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(cp.Problem, "solve", slow_solve)
+
+    class Progress:
+        def __init__(self):
+            self.lines = []
+
+        def __call__(self, record):
+            pass
+
+        def pulse(self, info):
+            self.lines.append(info.line())
+
+    progress = Progress()
+    X, y = _one_hot(200, seed=1)
+    result = run(X, y, nu=20, eps=0.05, max_iter=3, kkt=False, guarantee_check=False,
+                 progress=progress)
+    assert result.history[-1].path == "reference"
+    assert any("reference path fallback (forced by the test)" in line
+               for line in progress.lines)
+    assert any("through cvxpy" in line for line in progress.lines)
