@@ -137,3 +137,33 @@ def test_long_fallback_shows_progress_lines(monkeypatch):
     assert any("reference path fallback (forced by the test)" in line
                for line in progress.lines)
     assert any("through cvxpy" in line for line in progress.lines)
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_chi2_tie_groups_at_nu_1_certify_on_newton(monkeypatch, seed):
+    # the piecewise-quadratic chi^2 member (docs/examples/chi2.py) at nu = 1, eps = 0.01
+    # (eta ~ 1.2e5) on stumps over tie groups, grown a column at a time as the engine does: the
+    # old release of small weights fell back 1 (seed 7) and 2 (seed 8) times in 25 solves
+    from pathlib import Path
+
+    from dualboost.registry import load_formulation
+
+    chi2 = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chi2.py"
+    N, T = 400, 25
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(N, 6)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=1.5, size=N) > 3, 1.0, -1.0)
+    columns = []
+    for j in range(6):
+        for cut in (0.5, 1.5, 2.5):
+            h = np.where(X[:, j] > cut, 1.0, -1.0)
+            columns += [y * h, -y * h]
+    U = np.column_stack(columns)[:, rng.permutation(len(columns))[:T]]
+    master = load_formulation(str(chi2))(N, nu=1.0, eps=0.01).fast_master()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"the Newton master fell back to the reference path: {args[2:]}")
+
+    monkeypatch.setattr(master, "reference", refuse)
+    for t in range(1, T + 1):
+        assert master.solve(U[:, :t], 1e-4).certificate.gap <= 1e-4
