@@ -11,7 +11,8 @@ code that solves (the HiGHS masters, sifting's rounds, the cvxpy solver policy) 
   step under way is abandoned and the run keeps its last certified master solve;
 * :meth:`RunControl.pulse` is called from the solver's callbacks and between rounds; every
   :attr:`RunControl.every` seconds it hands a :class:`SolveProgress` to the progress hook's
-  ``pulse`` method (when the hook has one), so a long master solve shows that it is alive.
+  ``pulse`` method (when the hook has one), so a long master solve shows that it is alive;
+  a solve without callbacks (cvxpy's) gets a :meth:`RunControl.heartbeat` thread instead.
 
 A context variable (not an argument) because the solves sit below formulation code that users
 write (``Formulation.solve_primal``) and that must not need to pass anything along.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,7 +34,15 @@ __all__ = ["RunControl", "SolveProgress", "TimeLimitReached", "current", "runnin
 class TimeLimitReached(Exception):
     """The run's time limit passed inside a step (a master solve, a sifting round): the step is
     abandoned and :func:`dualboost.algorithms.run_loop` ends the run with status
-    ``"time_limit"`` at its last certified master solve."""
+    ``"time_limit"`` at its last certified master solve.
+
+    ``detail`` (empty when the limit simply passed) says why a solve was not even started: one
+    that cannot be interrupted and would not finish in the time left (a cvxpy fallback's
+    solver without a time limit of its own); the run's message quotes it."""
+
+    def __init__(self, message: str = "", detail: str = ""):
+        super().__init__(message)
+        self.detail = detail
 
 
 class EarlyStop(TimeLimitReached):
@@ -133,20 +143,55 @@ class RunControl:
         self._solve_start = self.clock()
 
     def pulse(self, what: str, iterations: int | None = None,
-              objective: float | None = None) -> bool:
+              objective: float | None = None, check: bool = True) -> bool:
         """Called from inside a solve; returns True when the time limit has passed (a solver
         callback then interrupts the solve). Hands a :class:`SolveProgress` to the progress
-        hook when ``every`` seconds have passed since the last one."""
+        hook when ``every`` seconds have passed since the last one. ``check=False``: progress
+        only, the early-stop test is not asked (a heartbeat thread beside a cvxpy solve, which
+        nothing could interrupt on its verdict)."""
         now = self.clock()
         if self._pulse is not None and now - self._last_pulse >= self.every:
             self._last_pulse = now
             self._pulse(SolveProgress(t=self.t, elapsed=now - self.start,
                                       in_solve=now - self._solve_start, what=what,
                                       iterations=iterations, objective=objective))
+        if not check:
+            return self.deadline is not None and self.armed and now >= self.deadline
         if self.stop_check is not None and self.armed and self.early_stop is None:
             self.early_stop = self.stop_check(now - self.start)
         return (self.deadline is not None and self.armed and now >= self.deadline
                 or self.early_stop is not None)
+
+    def announce(self, what: str) -> None:
+        """A progress line now (not ``every`` seconds after the last): a step that may take
+        long has started, e.g. a master's fallback to the reference path on a large N."""
+        if self._pulse is not None:
+            now = self._last_pulse = self.clock()
+            self._pulse(SolveProgress(t=self.t, elapsed=now - self.start,
+                                      in_solve=now - self._solve_start, what=what))
+
+    @contextlib.contextmanager
+    def heartbeat(self, what: str, period: float = 0.25) -> Iterator[None]:
+        """Progress pulses from a thread while the block runs: for a solve without callbacks
+        that releases the GIL (the cvxpy solvers Clarabel, ECOS and SCS do), so a fallback
+        that takes minutes still prints a line every ``every`` seconds. Progress only
+        (``pulse(check=False)``): nothing could act on a verdict mid-solve."""
+        if self._pulse is None:
+            yield
+            return
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(period):
+                self.pulse(what, check=False)
+
+        thread = threading.Thread(target=beat, name="dualboost-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
 
     def raise_early_stop(self) -> None:
         """Raise :class:`EarlyStop` when a pulse's stop check gave its verdict."""

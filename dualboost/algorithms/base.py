@@ -265,11 +265,13 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         algorithm.done = False
         algorithm.status, algorithm.message = stop.status, stop.message
         abandoned = True
-    except TimeLimitReached:
+    except TimeLimitReached as reached:
         # the limit passed inside a step (a master solve, a sifting round): that step is
         # abandoned like an interrupted one, the last certified master solve is kept (the
-        # limit is armed only once there is one)
-        stop_by_time(f"in master step t = {t}")
+        # limit is armed only once there is one); a solve refused because it could not have
+        # finished in time says why (its detail)
+        stop_by_time(f"in master step t = {t}"
+                     + (f" ({reached.detail})" if getattr(reached, "detail", "") else ""))
         abandoned = True
     except KeyboardInterrupt:
         if not any(r.solved for r in history):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..formulation import Certificate, Formulation
+from ..run_control import TimeLimitReached, current
 
 
 @dataclass
@@ -62,8 +63,28 @@ class Master(ABC):
     def reference(self, U: np.ndarray, gap_tol: float, why: str,
                   solver_prefix: str = "") -> MasterSolve:
         """This iteration on the reference path (a cvxpy model, the solver policy), reported as a
-        fallback with its reason."""
-        model, certificate, record = self.formulation.solve_primal(U, gap_tol)
+        fallback with its reason.
+
+        Inside a run the fallback is announced at once by a progress line (the model has a
+        variable per example, and a cone per example for the regularized family: ERLPBoost's
+        Clarabel solve over a9a's N = 29,305 takes minutes; the solver policy's heartbeat then
+        prints a line every ``every`` seconds); a solver the run's time
+        limit could not stop in time is not started (:mod:`dualboost.solvers`), and the run's
+        message then names this fallback and the remedies."""
+        control = current()
+        N = int(np.shape(U)[0])
+        if control is not None:
+            control.announce(f"reference path fallback ({why}): a cvxpy model over "
+                             f"N = {N} examples{', may take minutes' if N >= 5000 else ''}")
+        try:
+            model, certificate, record = self.formulation.solve_primal(U, gap_tol)
+        except TimeLimitReached as reached:
+            if reached.detail:
+                reached.detail += (f"; it was the reference path fallback of a {self.path} "
+                                   f"master solve ({why}); remedies: a larger nu (a softer "
+                                   "margin, docs/choosing_nu.md), a larger eps, or a longer "
+                                   "time limit")
+            raise
         return MasterSolve(certificate=certificate, multipliers=dict(model.multipliers()),
                            solver=f"{solver_prefix}{record.solver}",
                            status=f"{record.status} (reference path fallback: {why})",
