@@ -80,3 +80,20 @@ def check_at_once(monkeypatch):
 
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SOLVES", 1)
+
+
+@pytest.fixture
+def newton_fallbacks(monkeypatch):
+    """The (t, reason) of every projected-Newton solve that fell back to the reference path in
+    the test, in order (the master still falls back, so runs end as they would)."""
+    from dualboost.masters.newton import ProjectedNewtonMaster
+
+    fallbacks: list[tuple[int, str]] = []
+    original = ProjectedNewtonMaster.reference
+
+    def reference(self, U, gap_tol, reason, **kwargs):
+        fallbacks.append((U.shape[1], reason))
+        return original(self, U, gap_tol, reason, **kwargs)
+
+    monkeypatch.setattr(ProjectedNewtonMaster, "reference", reference)
+    return fallbacks

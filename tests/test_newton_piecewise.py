@@ -16,7 +16,6 @@ import pytest
 
 from dualboost.api import run
 from dualboost.data import load_dataset, shared_data_dir
-from dualboost.masters.newton import ProjectedNewtonMaster
 from dualboost.registry import load_formulation
 
 CHI2 = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chi2.py"
@@ -29,7 +28,7 @@ def _no_fallback(monkeypatch, master):
     monkeypatch.setattr(master, "reference", refuse)
 
 
-def test_chi2_on_german_certifies_every_solve_on_newton(monkeypatch):
+def test_chi2_on_german_certifies_every_solve_on_newton(newton_fallbacks):
     # api.run's defaults (nu = 1, eps = 0.01: eta = 2 B / eps = 199800): the second column is
     # the first stump's negation, the warm start w = (1, 0) has 72% of d at 0, and the
     # capped-simplex projection leaves those at ~1e-12 max(d); the old master counted them
@@ -38,14 +37,7 @@ def test_chi2_on_german_certifies_every_solve_on_newton(monkeypatch):
     if directory is None or not (directory / "german.csv").exists():
         pytest.skip("shared data (german.csv) not available: shared_data_dir() is None")
     data = load_dataset(str(directory / "german.csv"))
-    fallbacks = []
-
-    def reference(self, U, gap_tol, reason, **kwargs):
-        fallbacks.append((U.shape[1], reason))
-        return original(self, U, gap_tol, reason, **kwargs)
-
-    original = ProjectedNewtonMaster.reference
-    monkeypatch.setattr(ProjectedNewtonMaster, "reference", reference)
+    fallbacks = newton_fallbacks
     result = run(data.X, data.y, formulation=str(CHI2), max_iter=40, guarantee_check=False,
                  kkt=False)
     assert len(result.history) == 40
