@@ -660,16 +660,23 @@ class RegularizedAlgorithm(_TotallyCorrective):
         outer = current()  # a run's time limit holds for this diagnostic too (run_loop has
         # withdrawn its control by now and left the seconds remaining in time_left)
         left = outer.remaining() if outer is not None else self.time_left
-        if left is not None:
-            budget = min(budget, max(float(left), 0.0))
+        share = (f"{REPORT_LP_FRACTION:g} x the fit's {fit:.3g} s" if budget >
+                 REPORT_LP_MIN_SECONDS else f"at least {REPORT_LP_MIN_SECONDS:g} s")
+        if left is not None and float(left) < budget:
+            # the run's time limit, not the diagnostic's share, bounded it
+            budget = max(float(left), 0.0)
+            share = "what the time limit left"
         tick = time.perf_counter()
-        value = restricted_lp_value(self.U, nu, self.solver, w, weights,
-                                    time_limit=None if self.solver is not None else budget)
-        if value is None:
+        value = (restricted_lp_value(self.U, nu, self.solver, w, weights,
+                                     time_limit=None if self.solver is not None else budget)
+                 if budget > 0 or self.solver is not None else None)
+        if value is None and not budget > 0 and self.solver is None:
+            self.message += ("; P_LP^T (the LP (2.3) over the T hypotheses) not computed: the "
+                             "time limit had passed")
+        elif value is None:
             self.message += (f"; P_LP^T (the LP (2.3) over the T hypotheses) not computed: "
                              f"no certified value within its budget of {budget:.3g} s "
-                             f"({REPORT_LP_FRACTION:g} x the fit's {fit:.3g} s; "
-                             f"{time.perf_counter() - tick:.3g} s spent)")
+                             f"({share}; {time.perf_counter() - tick:.3g} s spent)")
         return self._output(self.stopping, value)
 
     @classmethod
