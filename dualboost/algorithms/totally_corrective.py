@@ -461,6 +461,9 @@ class LPBoostAlgorithm(_TotallyCorrective):
     name = "lpboost"
     summary = "totally corrective; stop when min_q u^q.d^(q-1) - Theta^t <= eps"
     reference = "thesis Algorithm 2.1"
+    #: what ``dualboost fit --algorithm lpboost`` fits without --formulation (Alg. 2.1's rule
+    #: is stated on the LP (2.3); erlpboost, the general default, is refused)
+    default_formulation = "lpboost"
     params = (PRICING, SMOOTHING)
 
     def __init__(self, formulation, **kwargs):
