@@ -175,6 +175,13 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, default=1000
         Maximum number of master solves. Reaching it emits a
         :class:`~sklearn.exceptions.ConvergenceWarning`.
+    time_limit : float or None, default=None
+        Seconds (> 0) after which the fit ends, inside a master solve too, once its first master
+        solve is certified: the CLI's ``--time-limit`` (:func:`dualboost.api.run`). The model is
+        the last certified master solve's (``result_.status == "time_limit"``) and a
+        :class:`~sklearn.exceptions.ConvergenceWarning` is emitted. None: no limit. A bound for
+        every fit of a search such as ``GridSearchCV``, where one slow setting (a small
+        ``nu_frac`` on noisy data) would otherwise hold up the whole search.
     solver : str or None, default=None
         Force one cvxpy solver (e.g. ``"CLARABEL"``, ``"HIGHS"``); None follows the solver
         policy of :mod:`dualboost.solvers`.
@@ -260,6 +267,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         solver: str | None = None,
         algorithm: str | None = None,
         params: dict | None = None,
+        time_limit: float | None = None,
     ) -> None:
         self.formulation = formulation
         self.nu_frac = nu_frac
@@ -271,6 +279,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.algorithm = algorithm
         self.params = params
+        self.time_limit = time_limit
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -299,6 +308,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral) \
                 or self.max_iter < 1:
             raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        limit = self.time_limit
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, Real)
+                                  or not math.isfinite(limit) or not limit > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got "
+                             f"{limit!r}")
         if self.params is not None and not isinstance(self.params, dict):
             raise ValueError(f"params must be a dict of declared parameters or None, got "
                              f"{type(self.params).__name__}")
@@ -404,6 +418,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             params=params,
             nu=nu, eps=self.eps if use_eps else None, eta=self.eta, stopping=self.stopping,
             oracle=self.oracle, max_iter=self.max_iter, solver=self.solver,
+            time_limit=None if self.time_limit is None else float(self.time_limit),
         )
         self.result_: BoostResult = result
         self._train_y = y_pm  # the run's encoded labels: to_json's train_error (model_io)

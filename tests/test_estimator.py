@@ -141,7 +141,7 @@ def test_clone_get_set_params():
     params = est.get_params()
     assert params == {"formulation": "lpboost", "nu_frac": 0.3, "eps": 0.05, "eta": None,
                       "oracle": "stumps", "stopping": None, "max_iter": 7,
-                      "solver": None, "algorithm": None, "params": None}
+                      "solver": None, "algorithm": None, "params": None, "time_limit": None}
     twin = clone(est)
     assert twin is not est and twin.get_params() == params
     assert twin.set_params(oracle="raw", eta=2.0, params={"q": 0.3}) is twin
@@ -263,6 +263,26 @@ def test_max_iter_warns(small):
     with pytest.warns(ConvergenceWarning, match="max_iter"):
         est = DualBoostClassifier(eps=1e-3, max_iter=2).fit(X, y)
     assert est.n_iter_ == 2 and est.result_.status == "max_iter"
+
+
+def test_time_limit_ends_the_fit(small):
+    # the CLI's --time-limit reaches run(): a limit shorter than any fit stops after the first
+    # certified master solve, keeps a usable model and says so (a bound for a GridSearchCV)
+    X, y = small
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        est = DualBoostClassifier(eps=1e-3, time_limit=1e-9).fit(X, y)
+    assert est.result_.status == "time_limit" and est.n_iter_ == 1
+    assert est.predict(X).shape == y.shape
+    assert clone(est).get_params()["time_limit"] == 1e-9
+    # no limit by default: the same fit runs to its rule
+    assert DualBoostClassifier(eps=1e-3).fit(X, y).n_iter_ > 1
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), True, "10"])
+def test_time_limit_must_be_positive(small, bad):
+    X, y = small
+    with pytest.raises(ValueError, match="time_limit"):
+        DualBoostClassifier(time_limit=bad).fit(X, y)
 
 
 def test_exported_from_package():

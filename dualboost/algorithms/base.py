@@ -218,7 +218,8 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         elapsed = time.perf_counter() - start
         algorithm.done = False
         algorithm.status = "time_limit"
-        algorithm.message = (f"stopped by time_limit = {time_limit:g} s {where} after "
+        place = f" {where}" if where else ""
+        algorithm.message = (f"stopped by time_limit = {time_limit:g} s{place} after "
                              f"{solves()} master solves ({elapsed:.1f} s); the last "
                              "certified master solve is kept")
 

@@ -562,6 +562,9 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
     summary = ("corrective Binary ERLPBoost (thesis Algs. 4.3-4.4): beta by bisection; stop "
                "on the certified gap <= eps")
     reference = "thesis Algorithms 4.3, 4.4"
+    #: what ``dualboost fit --algorithm corrective_binary_erlpboost`` fits without
+    #: --formulation: the one formulation it runs
+    default_formulation = "binary_erlpboost"
 
     @classmethod
     def unsupported(cls, formulation):

@@ -80,6 +80,9 @@ class SoftBoostAlgorithm(Algorithm):
                "is infeasible or has no interior point (decided by P_LP^t)")
     reference = "thesis Algorithm 3.1 (TotalBoost at nu = 1)"
     params = (BOUNDARY_TOL,)
+    #: what ``dualboost fit --algorithm softboost`` fits without --formulation (erlpboost, the
+    #: general default, has no edge bound)
+    default_formulation = "softboost"
 
     @classmethod
     def unsupported(cls, formulation: Formulation) -> str | None:

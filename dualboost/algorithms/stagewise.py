@@ -369,6 +369,9 @@ class AdaBoost(_Stagewise):
     name = "adaboost"
     summary = "stagewise AdaBoost (7), line search; its soft margin vs the LP over its columns"
     reference = "Shen & Li (7), Algorithm 1"
+    #: what ``dualboost fit --algorithm adaboost`` fits without --formulation: the soft-margin
+    #: LP its soft margin is reported against (erlpboost, the general default, it cannot run)
+    default_formulation = "lpboost"
 
 
 class ArcGv(_Stagewise):
@@ -380,6 +383,8 @@ class ArcGv(_Stagewise):
     summary = "Arc-Gv (8): AdaBoost shifted by the minimum margin, step clipped into [0, 1]"
     reference = "Shen & Li (8), Algorithm 1"
     clip_high = 1.0
+    #: what ``dualboost fit --algorithm arc_gv`` fits without --formulation (see AdaBoost)
+    default_formulation = "lpboost"
 
     def shift(self, t: int) -> float:
         if not self.alphas or float(np.sum(self.alphas)) <= 0.0:
