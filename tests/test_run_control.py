@@ -151,3 +151,42 @@ def test_the_limit_counts_from_now_on_a_model_that_ran_before():
     add_edge_rows(h, U[:, 39:])
     with running(RunControl(time_limit=1.0)):
         assert run_optimal(h) is True
+
+
+def test_a_first_solve_with_many_candidates_keeps_the_time_limit(monkeypatch):
+    """LPBoost's first master solve with multiple pricing (one candidate per feature) is under
+    the time limit: past it, h^1 alone is solved (an LP over one column) and the run ends on
+    its limit with that bracket, instead of the limit waiting for the whole first solve
+    (20,000 x 500 sparse binary features: a 20 s limit ended at 103 s)."""
+    import time
+
+    from dualboost.api import run
+    from dualboost.masters.highs_lp import HighsLPMaster
+    from dualboost.run_control import TimeLimitReached, current
+
+    real = HighsLPMaster.solve
+    widths = []
+
+    def slow_with_many_columns(self, U, gap_tol):
+        widths.append(U.shape[1])
+        if U.shape[1] > 1:  # a long solve: interrupted by the limit when it is given one
+            control = current()
+            for _ in range(300):
+                remaining = control.remaining() if control is not None else None
+                if remaining is not None and remaining <= 0.0:
+                    raise TimeLimitReached("time limit reached in a slow master solve")
+                time.sleep(0.01)
+        return real(self, U, gap_tol)
+
+    monkeypatch.setattr(HighsLPMaster, "solve", slow_with_many_columns)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 8))
+    y = np.where(X[:, 0] + rng.normal(size=300) > 0, 1.0, -1.0)
+    tick = time.perf_counter()
+    result = run(X, y, formulation="lpboost", nu_frac=0.2, eps=0.01, time_limit=0.5)
+    assert time.perf_counter() - tick < 2.5  # the slow solve lasts 3 s unless interrupted
+    assert widths[:2] == [widths[0], 1] and widths[0] > 1
+    assert result.status == "time_limit" and result.iterations == 1
+    first = result.history[0]
+    assert first.solved and first.extra_columns == 0 and "h^1 alone" in first.status
+    assert result.duality_gap <= 0.01 / 100
