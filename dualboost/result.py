@@ -66,6 +66,9 @@ class IterationRecord:
     #: columns added beside u^t before this solve (LPBoost's ``pricing="multiple"``: the
     #: oracle's other candidates whose edge under d^(t-1) exceeded Theta^(t-1) + eps)
     extra_columns: int = 0
+    #: a note for the user raised at this step (the CLI prints it as it comes): a slow run's
+    #: projected distance to its stop (docs/theory.md, "Stopping early")
+    notice: str | None = None
     #: d^t, the master's distribution, for algorithms whose run claims need the whole sequence
     #: (SoftBoost's Bregman-Pythagoras checks, thesis (3.5)); None otherwise
     d: np.ndarray | None = None

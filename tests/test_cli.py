@@ -654,8 +654,11 @@ def test_param_stopping_equals_the_shortcut(tmp_path, capsys) -> None:
 
 def test_algorithm_lpboost_refuses_a_regularized_formulation(tmp_path, capsys) -> None:
     """Alg. 2.1's stop rule compares gamma_hat with the master value as P_LP^t (thesis (2.3)): on
-    a regularized primal that value is not P_LP^t, so the pairing is refused, exit 2, one line."""
-    code = main(WC + ["--algorithm", "lpboost", "--eps", "0.1", "--quiet"])
+    a regularized primal that value is not P_LP^t, so the pairing is refused, exit 2, one line
+    (without --formulation, --algorithm lpboost runs its own problem:
+    tests/test_algorithm_defaults.py)."""
+    code = main(WC + ["--formulation", "erlpboost", "--algorithm", "lpboost", "--eps", "0.1",
+                      "--quiet"])
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "cannot run formulation 'erlpboost'" in err

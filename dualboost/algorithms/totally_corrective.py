@@ -82,6 +82,35 @@ def guarantee_check_due(elapsed: float, solves: int, last_solve: float = 0.0) ->
             or elapsed + max(last_solve, 0.0) >= GUARANTEE_CHECK_SLOW_SECONDS)
 
 
+#: a run still going when its guarantee check falls due is told how far its stop is, once, when
+#: the rate of its stopping quantity so far puts the stop more than this many seconds away
+SLOW_NOTICE_SECONDS = 60.0
+
+
+def projected_distance(trace: list[tuple[int, float]], target: float
+                       ) -> tuple[int, float, float, float] | None:
+    """How many more master solves a stopping quantity delta (LPBoost's gamma_hat - Theta^t,
+    ERLPBoost's delta~^t) needs to fall to ``target`` at the rate it fell over the second half
+    of ``trace`` ((solves, delta) pairs in order): delta taken as c solves^(-p) through the
+    points at half the solves and at the last (the iteration bounds of thesis Thms 2.x/3.10
+    are of this form, p = 1/2 for 1/eps^2). Returns (more solves (-1: no decrease at all),
+    p, the first point's solves, its delta), or None when the trace is too short or the
+    target is reached."""
+    if len(trace) < 4:
+        return None
+    b, delta_b = trace[-1]
+    if not delta_b > target > 0.0:
+        return None
+    a, delta_a = next((s, d) for s, d in trace if s >= b / 2)
+    if a >= b:
+        return None
+    if not delta_a > delta_b:
+        return -1, 0.0, a, delta_a
+    p = math.log(delta_a / delta_b) / math.log(b / a)
+    more = b * ((delta_b / target) ** (1.0 / p) - 1.0) if p > 0 else math.inf
+    return (int(min(more, 1e15)) + 1, p, a, delta_a)
+
+
 def broken_promise(verdict: str, bound: float, eps: float, bound_name: str = "gamma_hat",
                    eps_name: str = "eps") -> str:
     """What the stop's guarantee 'soft margin >= g - eps' still promises under a verdict of
@@ -251,6 +280,9 @@ class _TotallyCorrective(Algorithm):
         #: stop early when the eps-guarantee is certified empty or weak (_check_guarantee)
         self.guarantee_check = bool(guarantee_check)
         self.solves = 0  # certified master solves so far
+        #: (solves, the stopping quantity) after each solve, for the slow-progress note
+        self._trace: list[tuple[int, float]] = []
+        self._noticed = False
         self.last_solve_seconds = 0.0  # the last master solve's (guarantee_check_due)
         self.cert: Certificate | None = None
         self.min_edge = np.inf  # gamma_hat_t = min_q u^q . d^{q-1}
@@ -326,14 +358,52 @@ class _TotallyCorrective(Algorithm):
         return (f"eps <= {gamma_hat / 4:.2g} (a promise of at least g - gamma_hat/4; add a "
                 f"--time-limit)")
 
-    def _guarantee_stopped(self, t: int, may_solve: bool) -> bool:
-        """Run the guarantee check before solving t when it is due; True when it stopped."""
+    def _guarantee_stopped(self, t: int, may_solve: bool,
+                           record: IterationRecord | None = None) -> bool:
+        """Run the guarantee check before solving t when it is due; True when it stopped.
+        A run that goes on is told once (``record.notice``) when its stop is far off at its
+        present rate (:meth:`_slow_notice`)."""
         if not (self.guarantee_check and may_solve and self.solves >= 1 and
                 guarantee_check_due(time.perf_counter() - self.started, self.solves,
                                     self.last_solve_seconds)):
             return False
         self._check_guarantee(t)
+        if not self.done and record is not None and not self._noticed:
+            record.notice = self._slow_notice()
         return self.done
+
+    def _stop_quantity(self) -> tuple[str, float]:
+        """The name of the quantity the stopping rule drives down and its target."""
+        return "gamma_hat - Theta^t", float(self.formulation.eps)
+
+    def _slow_notice(self) -> str | None:
+        """The projected distance of the stop (:func:`projected_distance`) as a note, when it
+        is more than SLOW_NOTICE_SECONDS away at the last solve's seconds; None otherwise."""
+        name, target = self._stop_quantity()
+        projection = projected_distance(self._trace, target)
+        if projection is None:
+            return None
+        self._noticed = True  # judged once, on a trace long enough to have a rate
+        more, p, a, delta_a = projection
+        b, delta_b = self._trace[-1]
+        per_solve = max(self.last_solve_seconds, 1e-3)
+        if more >= 0 and more * per_solve < SLOW_NOTICE_SECONDS:
+            return None
+        if more < 0:
+            rate = (f"{name} = {delta_b:.3g} has not fallen since solve {a} "
+                    f"({delta_a:.3g}): at this rate the stop ({name} <= {target:g}) is not "
+                    "in sight")
+        else:
+            hours = more * per_solve / 3600.0
+            when = f"{hours:.3g} h" if hours >= 1 else f"{60 * hours:.2g} min"
+            rate = (f"{name} fell from {delta_a:.3g} (solve {a}) to {delta_b:.3g} (solve {b}), "
+                    f"like solves^-{p:.2g}: at that rate the stop ({name} <= {target:g}) is "
+                    f"about {more:.2g} more master solves away (> {when} at "
+                    f"{per_solve:.2g} s a solve, which grows with T)")
+        return (f"slow progress: {rate}; the run goes on. Remedies: a larger eps (the stop "
+                f"promises soft margin >= g - eps), {self._softer_margin()}, or a time "
+                "limit (--time-limit, time_limit=: the last certified solve is kept) "
+                "(docs/theory.md, 'Stopping early'; docs/choosing_nu.md)")
 
     def _verdict_in_solve(self, t: int, elapsed: float) -> tuple[str, str] | None:
         """The guarantee check asked from inside master solve t once it is due (a degenerate
@@ -505,7 +575,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
         record = IterationRecord(t=t, edge=edge, primal_before=f.primal_objective(U_t, self.d),
                                  delta_simple=np.nan, delta_practical=np.nan, oracle_seconds=0.0,
                                  extra_columns=len(self.accepted_extra))
-        if not may_solve or self._guarantee_stopped(t, may_solve):
+        if not may_solve or self._guarantee_stopped(t, may_solve, record):
             return record
         # a mis-price: h^t cannot enter the LP at d^(t-1) (its reduced cost is not negative)
         mispriced = self.cert is not None and float(u @ self.master_d) <= theta + MISPRICE_TOL
@@ -523,6 +593,7 @@ class LPBoostAlgorithm(_TotallyCorrective):
         if self.smoothing > 0 and not mispriced:
             self.d = self.alpha * self.center + (1.0 - self.alpha) * self.master_d
         record.delta_simple = record.delta_practical = self.min_edge - record.dual
+        self._trace.append((self.solves, record.delta_simple))
         eps = f.eps
         if self.min_edge - record.dual <= eps:
             self.done, self.status = True, "converged"
@@ -694,13 +765,19 @@ class RegularizedAlgorithm(_TotallyCorrective):
                             f"{delta:.3g} <= eps/2 = {f.eps / 2:g}; h^{t} discarded, "
                             f"T = {t - 1}")
             return record
-        if self._guarantee_stopped(t, may_solve):
+        if self.solves:
+            self._trace.append((self.solves, delta))
+        if self._guarantee_stopped(t, may_solve, record):
             return record
         if not may_solve:
             return record
         self._solve(U_t, record)
         self.primal_prev, self.dual_prev = record.primal, record.dual
         return record
+
+    def _stop_quantity(self) -> tuple[str, float]:
+        name = "delta~^t" if self.stopping == "practical" else "delta^t"
+        return name, float(self.formulation.eps) / 2
 
     def _remedy_eps(self, gamma_hat: float) -> str:
         return (f"eps <= {gamma_hat / 4:.2g} (eps_eff well below gamma_hat; ERLPBoost's "

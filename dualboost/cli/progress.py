@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from ..result import IterationRecord
-from .common import can_encode, fmt
+from .common import can_encode, fmt, print_warning
 
 # A plain progress line every PLAIN_EVERY iterations keeps CI logs short but alive; past
 # PLAIN_ALL iterations at most one line per PLAIN_SECONDS (a corrective algorithm makes 1e5
@@ -96,6 +96,12 @@ class Progress:
     def __call__(self, record: IterationRecord) -> None:
         self.last = record
         self.last_time = time.perf_counter()
+        if record.notice:
+            # a note like a warning: shown as it comes, with or without the progress line
+            if self.live is not None:
+                self.live.console.print(f"note: {record.notice}", highlight=False)
+            else:
+                print_warning(record.notice)
         if record.solved:
             self.hypotheses += 1 + record.extra_columns
         if not self.enabled or self.interactive:
