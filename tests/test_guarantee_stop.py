@@ -168,11 +168,12 @@ def test_cli_early_stop_is_exit_3_with_the_json_and_the_message(check_at_once, t
 
 
 def test_the_check_also_falls_due_inside_a_long_master_solve(monkeypatch):
-    # the check due only when asked from the solver's callback (the two-argument call of
-    # _verdict_in_solve), never between solves: the stop can only come from inside a solve
+    # the check always due, but never run between solves: the stop can only come from
+    # inside a solve (the solver's callback asks _verdict_in_solve)
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
-    monkeypatch.setattr(tc, "guarantee_check_due",
-                        lambda elapsed, solves, last_solve=None: last_solve is None)
+    monkeypatch.setattr(tc, "guarantee_check_due", lambda elapsed, solves, last_solve=0.0: True)
+    monkeypatch.setattr(tc._TotallyCorrective, "_guarantee_stopped",
+                        lambda self, t, may_solve, record=None: False)
     X, y = _noisy()
     result = run(X, y, formulation="lpboost", nu=15, eps=0.01, kkt=False)
     assert result.status == "degenerate_lp" and not result.success
@@ -181,3 +182,34 @@ def test_the_check_also_falls_due_inside_a_long_master_solve(monkeypatch):
     solved = [r for r in result.history if r.solved]
     assert solved and result.history[-1].solved
     assert result.duality_gap is not None and result.duality_gap >= 0
+
+
+def test_a_large_lp_is_watched_from_its_second_solve(monkeypatch):
+    """Any solve over a large LP (N t >= GUARD_NONZEROS entries) is watched from inside, not
+    only those starting near the check's clock: at N = 1e5 the whole LP's first solve, after
+    two quick sifted ones, took 41 s unwatched. The solve under way counts as the last one."""
+    asked = []
+
+    def verdict(self, t, elapsed, in_solve=0.0):
+        asked.append((t, elapsed, in_solve))
+        return None
+
+    monkeypatch.setattr(tc._TotallyCorrective, "_verdict_in_solve", verdict)
+    rng = np.random.default_rng(1)
+    N = 20_000
+    X = rng.normal(size=(N, 12))
+    y = np.where(X[:, 0] + rng.normal(size=N) > 0, 1.0, -1.0)
+    run(X, y, formulation="lpboost", nu_frac=0.3, eps=0.01, kkt=False, max_iter=3,
+        guarantee_check=True)
+    assert asked and min(t for t, _, _ in asked) == 2  # from the second solve on
+    assert all(0.0 <= in_solve <= elapsed for _, elapsed, in_solve in asked)
+
+
+def test_the_solve_under_way_counts_as_the_last_one(monkeypatch):
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 10.0)  # the shipped clocks
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SLOW_SECONDS", 20.0)
+    # between solves: due when the next solve, as long as the last, would pass the slow clock;
+    # inside one: the same with the solve under way's own length so far
+    assert not tc.guarantee_check_due(12.0, 2, 1.0)
+    assert tc.guarantee_check_due(12.0, 2, 8.0)
+    assert not tc.guarantee_check_due(9.0, 2, 30.0)  # never before GUARANTEE_CHECK_SECONDS

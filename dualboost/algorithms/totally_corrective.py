@@ -32,6 +32,7 @@ import time
 import numpy as np
 
 from ..formulation import Certificate, Formulation
+from ..masters.highs_run import GUARD_NONZEROS
 from ..params import Param
 from ..result import IterationRecord
 from ..run_control import TimeLimitReached, current
@@ -300,11 +301,15 @@ class _TotallyCorrective(Algorithm):
         tick = time.perf_counter()
         control = current()
         # asked from the solver's callback (HiGHS), so only where a solve could outlast the
-        # moment the check falls due: a Python call per simplex pivot costs short runs
+        # moment the check falls due: a Python call per simplex pivot costs short runs. A large
+        # LP can outlast it from any start (N = 1e5, LPBoost: after two sifted solves of 1-2 s
+        # the whole LP's first solve took 41 s, unwatched), and its solves are watched anyway
+        # (Ctrl-C, dualboost.masters.highs_run.GUARD_NONZEROS)
         if (control is not None and self.guarantee_check and self.solves >= 1
-                and tick - self.started + max(self.last_solve_seconds, 1.0)
-                >= GUARANTEE_CHECK_SECONDS):
-            control.stop_check = lambda elapsed, t=record.t: self._verdict_in_solve(t, elapsed)
+                and (tick - self.started + max(self.last_solve_seconds, 1.0)
+                     >= GUARANTEE_CHECK_SECONDS or U_t.size >= GUARD_NONZEROS)):
+            control.stop_check = (lambda elapsed, t=record.t, began=tick - self.started:
+                                  self._verdict_in_solve(t, elapsed, max(elapsed - began, 0.0)))
         if self.master is not None:
             try:
                 solved = self.master.solve(U_t, self.gap_tol)
@@ -405,11 +410,14 @@ class _TotallyCorrective(Algorithm):
                 "limit (--time-limit, time_limit=: the last certified solve is kept) "
                 "(docs/theory.md, 'Stopping early'; docs/choosing_nu.md)")
 
-    def _verdict_in_solve(self, t: int, elapsed: float) -> tuple[str, str] | None:
+    def _verdict_in_solve(self, t: int, elapsed: float, in_solve: float = 0.0
+                          ) -> tuple[str, str] | None:
         """The guarantee check asked from inside master solve t once it is due (a degenerate
         LP's solve can take minutes): (status, message) when it would stop the run, else None.
         Its inputs (gamma_hat, the last certified solve) do not change during the solve."""
-        if self.solves < 1 or not guarantee_check_due(elapsed, self.solves):
+        # the solve under way counts as the "last solve" of guarantee_check_due: once it has
+        # run so long that, had it ended, the next as long would pass the slow clock
+        if self.solves < 1 or not guarantee_check_due(elapsed, self.solves, in_solve):
             return None
         verdict = self._guarantee_verdict(t)
         if verdict is None:
