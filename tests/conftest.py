@@ -97,3 +97,25 @@ def newton_fallbacks(monkeypatch):
 
     monkeypatch.setattr(ProjectedNewtonMaster, "reference", reference)
     return fallbacks
+
+
+@pytest.fixture
+def tie_group_columns():
+    """``make(seed, N=400, T=25)``: T stump columns (and their negations) on 6 integer features
+    in 0..3 with noisy labels, in a seeded random order: stumps on few distinct values, whose
+    tie groups of examples with equal margins sit together at the kink d = 0 (the projected
+    Newton master's hard case)."""
+    import numpy as np
+
+    def make(seed: int, N: int = 400, T: int = 25):
+        rng = np.random.default_rng(seed)
+        X = rng.integers(0, 4, size=(N, 6)).astype(float)
+        y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=1.5, size=N) > 3, 1.0, -1.0)
+        columns = []
+        for j in range(6):
+            for cut in (0.5, 1.5, 2.5):
+                h = np.where(X[:, j] > cut, 1.0, -1.0)
+                columns += [y * h, -y * h]
+        return np.column_stack(columns)[:, rng.permutation(len(columns))[:T]]
+
+    return make

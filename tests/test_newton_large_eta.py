@@ -133,7 +133,7 @@ def test_long_fallback_shows_progress_lines(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [7, 8])
-def test_chi2_tie_groups_at_nu_1_certify_on_newton(monkeypatch, seed):
+def test_chi2_tie_groups_at_nu_1_certify_on_newton(monkeypatch, seed, tie_group_columns):
     # the piecewise-quadratic chi^2 member (docs/examples/chi2.py) at nu = 1, eps = 0.01
     # (eta ~ 1.2e5) on stumps over tie groups, grown a column at a time as the engine does: the
     # old release of small weights fell back 1 (seed 7) and 2 (seed 8) times in 25 solves
@@ -143,15 +143,7 @@ def test_chi2_tie_groups_at_nu_1_certify_on_newton(monkeypatch, seed):
 
     chi2 = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chi2.py"
     N, T = 400, 25
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 4, size=(N, 6)).astype(float)
-    y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=1.5, size=N) > 3, 1.0, -1.0)
-    columns = []
-    for j in range(6):
-        for cut in (0.5, 1.5, 2.5):
-            h = np.where(X[:, j] > cut, 1.0, -1.0)
-            columns += [y * h, -y * h]
-    U = np.column_stack(columns)[:, rng.permutation(len(columns))[:T]]
+    U = tie_group_columns(seed, N, T)
     master = load_formulation(str(chi2))(N, nu=1.0, eps=0.01).fast_master()
 
     def refuse(*args, **kwargs):

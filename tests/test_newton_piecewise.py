@@ -45,20 +45,12 @@ def test_chi2_on_german_certifies_every_solve_on_newton(newton_fallbacks):
 
 
 @pytest.mark.parametrize("nu_frac", [0.0, 0.1])
-def test_chi2_growing_stumps_certify_on_newton(monkeypatch, nu_frac):
+def test_chi2_growing_stumps_certify_on_newton(monkeypatch, nu_frac, tie_group_columns):
     # columns that repeat examples' rows (stumps on few distinct values: tie groups of
     # examples with equal margins sit together at the kink d = 0) grown one at a time as the
     # engine does, at eps = 0.01 and nu = 1 (api.run's default) and 0.1 N (the fit default)
     N, T = 400, 25
-    rng = np.random.default_rng(5)
-    X = rng.integers(0, 4, size=(N, 6)).astype(float)
-    y = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=1.5, size=N) > 3, 1.0, -1.0)
-    columns = []
-    for j in range(6):
-        for cut in (0.5, 1.5, 2.5):
-            h = np.where(X[:, j] > cut, 1.0, -1.0)
-            columns += [y * h, -y * h]
-    U = np.column_stack(columns)[:, rng.permutation(len(columns))[:T]]
+    U = tie_group_columns(5, N, T)
     f = load_formulation(str(CHI2))(N, nu=max(1.0, nu_frac * N), eps=0.01)
     master = f.fast_master()
     if nu_frac > 0:
