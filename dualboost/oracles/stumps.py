@@ -265,14 +265,13 @@ class StumpOracle(Oracle):
     def _scored(self, d: Any):
         """For sparse X: the signed edges of every candidate split under ``d``: ``(w, plus,
         minus, feature, stump_at)`` with ``plus[i]`` / ``minus[i]`` the edges of candidate i
-        with sign +1 / -1 (-inf where the position is no split), ``feature[i]`` its feature (-1
-        for the constant), in enumeration order."""
+        with sign +1 / -1, ``feature[i]`` its feature (-1 for the constant), in enumeration
+        order."""
         d = self._check_d(d)
         w = d * self._y
         sparse = self._sparse
         assert sparse is not None  # dense X: _dense_scan, a block of features at a time
-        edges = sparse.edges(w)
-        valid = np.ones(edges.size, dtype=bool)
+        edges = sparse.edges(w)  # every position is a split (the constant first)
         feature = np.concatenate([[-1], sparse.split_feature])
 
         def stump_at(i: int, sign: int) -> Stump:
@@ -281,9 +280,7 @@ class StumpOracle(Oracle):
             return Stump(int(sparse.split_feature[i - 1]),
                          float(sparse.split_threshold[i - 1]), sign)
 
-        plus = np.where(valid, edges, -np.inf)
-        minus = np.where(valid, -edges, -np.inf)
-        return w, plus, minus, feature, stump_at
+        return w, edges, -edges, feature, stump_at
 
     def __getstate__(self) -> dict:
         # the work buffers are scratch: never pickled
