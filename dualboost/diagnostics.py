@@ -52,6 +52,7 @@ from .guarantee import (
     roundoff_fraction,
     run_guarantee,
     smallest_edge,
+    stop_rule,
     training_margins,
 )
 from .model_io import is_tie
@@ -308,14 +309,11 @@ def _rule_distance(result: Any, eps: float) -> tuple[str, float, str, int, float
     if not solved:
         return None
     last = solved[-1]
-    if algorithm == "lpboost" and stopping == "lp":
-        name, value, bound = "gamma_hat - Theta^t", last.delta_practical, f"eps = {eps:g}"
-    elif algorithm == "erlpboost" and stopping in ("practical", "simple"):
-        tilde = "~" if stopping == "practical" else ""
-        value = last.delta_practical if stopping == "practical" else last.delta_simple
-        name, bound = f"delta{tilde}^t", f"eps/2 = {eps / 2:g}"
-    else:
+    rule = stop_rule(algorithm, stopping, eps)
+    if rule is None:
         return None
+    name, _, bound = rule
+    value = last.delta_simple if stopping == "simple" else last.delta_practical
     edges = [float(r.edge) for r in history if r.edge is not None and math.isfinite(r.edge)]
     if value is None or not math.isfinite(float(value)) or not edges:
         return None

@@ -45,7 +45,7 @@ import numpy as np
 from .result import TIE_TOLERANCE
 
 __all__ = ["DEGENERATE_FRACTION", "Guarantee", "ROUNDOFF", "roundoff_fraction",
-           "run_guarantee", "smallest_edge", "training_margins"]
+           "run_guarantee", "smallest_edge", "stop_rule", "training_margins"]
 
 #: relative round-off level of the combined hypothesis (the tie tolerance of predictions)
 ROUNDOFF = TIE_TOLERANCE
@@ -166,6 +166,20 @@ OWN_PROBLEM_STOPS = frozenset({"adaboost_cg", "logitboost_cg"})
 def _states_soft_margin(algorithm: str) -> bool:
     """Whether the algorithm's stop is stated on the soft margin (2.2)."""
     return algorithm not in OWN_PROBLEM_STOPS
+
+
+def stop_rule(algorithm: str, stopping: str | None, eps: float
+              ) -> tuple[str, float, str] | None:
+    """The quantity the stopping rule drives down, for LPBoost (thesis Alg. 2.1: gamma_hat -
+    Theta^t <= eps; ``stopping`` "lp") and ERLPBoost (Alg. 3.2: delta^t, "simple", or delta~^t,
+    "practical", <= eps/2): (its name, its threshold, the threshold as text); None for other
+    algorithms. Named by a run's messages and by its slow-progress note."""
+    if algorithm == "lpboost" and stopping == "lp":
+        return "gamma_hat - Theta^t", eps, f"eps = {eps:g}"
+    if algorithm == "erlpboost" and stopping in ("practical", "simple"):
+        tilde = "~" if stopping == "practical" else ""
+        return f"delta{tilde}^t", eps / 2, f"eps/2 = {eps / 2:g}"
+    return None
 
 
 def stop_guarantee(algorithm: str, eps: float, formulation: Any = None,

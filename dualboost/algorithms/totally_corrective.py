@@ -377,14 +377,21 @@ class _TotallyCorrective(Algorithm):
             record.notice = self._slow_notice()
         return self.done
 
-    def _stop_quantity(self) -> tuple[str, float]:
-        """The name of the quantity the stopping rule drives down and its target."""
-        return "gamma_hat - Theta^t", float(self.formulation.eps)
+    def _stop_quantity(self) -> tuple[str, float] | None:
+        """The name of the quantity the stopping rule drives down and its target
+        (:func:`dualboost.guarantee.stop_rule`); None for a rule of another kind."""
+        from ..guarantee import stop_rule
+
+        rule = stop_rule(self.name, getattr(self, "stopping", "lp"), float(self.formulation.eps))
+        return None if rule is None else rule[:2]
 
     def _slow_notice(self) -> str | None:
         """The projected distance of the stop (:func:`projected_distance`) as a note, when it
         is more than SLOW_NOTICE_SECONDS away at the last solve's seconds; None otherwise."""
-        name, target = self._stop_quantity()
+        rule = self._stop_quantity()
+        if rule is None:
+            return None
+        name, target = rule
         projection = projected_distance(self._trace, target)
         if projection is None:
             return None
@@ -782,10 +789,6 @@ class RegularizedAlgorithm(_TotallyCorrective):
         self._solve(U_t, record)
         self.primal_prev, self.dual_prev = record.primal, record.dual
         return record
-
-    def _stop_quantity(self) -> tuple[str, float]:
-        name = "delta~^t" if self.stopping == "practical" else "delta^t"
-        return name, float(self.formulation.eps) / 2
 
     def _remedy_eps(self, gamma_hat: float) -> str:
         return (f"eps <= {gamma_hat / 4:.2g} (eps_eff well below gamma_hat; ERLPBoost's "
