@@ -32,6 +32,7 @@ import time
 import numpy as np
 
 from ..formulation import Certificate, Formulation
+from ..masters.highs_lp import DEGENERATE_LP_VALUE
 from ..masters.highs_run import GUARD_NONZEROS
 from ..params import Param
 from ..result import IterationRecord
@@ -501,10 +502,6 @@ PRICING = Param(
 
 #: a column whose edge at the master's d^(t-1) is <= Theta^(t-1) + this cannot enter the LP
 MISPRICE_TOL = 1e-12
-
-#: LPBoost's early stop on a degenerate LP: the restricted LP's value at or below this (0 up to
-#: the master's round-off: its certified gap is eps/100)
-DEGENERATE_LP_VALUE = 1e-9
 
 #: the adaptive smoothing moves alpha by this much per step, within [0, ALPHA_MAX]
 ALPHA_STEP, ALPHA_MAX = 0.1, 0.9

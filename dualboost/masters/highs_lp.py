@@ -51,7 +51,7 @@ import numpy as np
 from . import Master, MasterSolve
 from .highs_run import HIGHS_OPTIONS, pivot_limit, run_optimal
 from .lp_rows import EdgeRows, add_edge_rows, soft_margin_model, sparse_lines
-from .sifting import sifted_soft_margin_lp
+from .sifting import off_bounds, sifted_soft_margin_lp
 
 # the row builders and HiGHS's options live in lp_rows and highs_run (shared with sifting);
 # they are named here too, where the LP master's docstring explains them
@@ -67,11 +67,12 @@ __all__ = ["HIGHS_OPTIONS", "EdgeRows", "HighsLPMaster", "add_edge_rows", "pivot
 #: working set peaks at 44,550 in 12 rounds, 2.1 s, where the warm whole LP took 5.1 s)
 SIFTING_MAX_SHARE = 0.75
 
-#: the soft-margin LP's value within this of 0 marks the degenerate LP of noisy data (every
-#: column in a complementary pair tight, a9a's LPBoost): sifting's working set then grows to
-#: most of the LP round after round (a9a, t = 3: 16 rounds, 4.7 s, against 0.8 s warm whole),
-#: so the run goes on with the whole LP
-SIFTING_DEGENERATE_VALUE = 1e-9
+#: the soft-margin LP's value within this of 0 is 0 up to the master's round-off (its certified
+#: gap is eps/100): the degenerate LP of noisy data (every column in a complementary pair tight,
+#: a9a's LPBoost). Sifting's working set then grows to most of the LP round after round (a9a,
+#: t = 3: 16 rounds, 4.7 s, against 0.8 s warm whole), so the run goes on with the whole LP;
+#: LPBoost's early stop reads the same value (dualboost.algorithms.totally_corrective)
+DEGENERATE_LP_VALUE = 1e-9
 
 #: the unperturbed pivots a warm re-solve may try first: this many plus so many per new row,
 #: on LPs over at most UNPERTURBED_MAX_N examples
@@ -139,8 +140,8 @@ class HighsLPMaster(Master):
         scale = 1.0 + abs(certificate.primal_value) + abs(certificate.dual_value)
         if not -1e-12 * scale <= certificate.gap <= gap_tol:
             return None
-        if self.sifting is None and abs(certificate.primal_value) <= SIFTING_DEGENERATE_VALUE:
-            self.sifting = False  # (SIFTING_DEGENERATE_VALUE) this solve stands; the next is whole
+        if self.sifting is None and abs(certificate.primal_value) <= DEGENERATE_LP_VALUE:
+            self.sifting = False  # (DEGENERATE_LP_VALUE) this solve stands; the next is whole
         return MasterSolve(certificate=certificate,
                            multipliers={"w": sifted.w, "psi": sifted.psi, "beta": sifted.beta},
                            solver="HIGHS", status=f"optimal (sifting: {sifted.rounds} rounds, "
@@ -210,8 +211,7 @@ class HighsLPMaster(Master):
                                    f"[0, gap_tol = {gap_tol:g}] on HiGHS's warm solve")
         iterations = int(h.getInfo().simplex_iteration_count)
         self._w = np.asarray(certificate.w, dtype=float).copy()
-        cap = np.asarray(getattr(f, "cap", 1.0 / self.nu), dtype=float)
-        self._support = np.flatnonzero((d > cap * 1e-12) & (d < cap * (1.0 - 1e-12)))
+        self._support = off_bounds(d, np.asarray(getattr(f, "cap", 1.0 / self.nu), dtype=float))
         return MasterSolve(certificate=certificate,
                            multipliers={"w": w, "psi": psi, "beta": beta}, solver="HIGHS",
                            status=f"optimal (warm dual simplex, {iterations} pivots)")

@@ -35,7 +35,7 @@ from ..run_control import current
 from .highs_run import HIGHS_OPTIONS, new_highs, pivot_limit, run_optimal
 from .lp_rows import EdgeRows, sparse_lines
 
-__all__ = ["SiftedLP", "sifted_soft_margin_lp"]
+__all__ = ["SiftedLP", "off_bounds", "sifted_soft_margin_lp"]
 
 
 @dataclass
@@ -143,9 +143,8 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             d[in_model] = np.clip(values[1:s + 1], 0.0, cap[in_model])
             at_cap = d >= cap * (1.0 - 1e-12)
             psi = np.where(at_cap, np.clip(-reduced, 0.0, None), 0.0)
-            inside = (d > cap * 1e-12) & ~at_cap
             return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s,
-                            support=np.flatnonzero(inside))
+                            support=off_bounds(d, cap))
         # the most violated first, a batch at a time: admitting every violator of a poor first
         # guess makes the working set a large part of the whole LP
         violation = np.where(entering, np.abs(reduced), 0.0)
@@ -159,6 +158,12 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         if max_working is not None and int(np.count_nonzero(status == 1)) > max_working:
             return None
     return None
+
+
+def off_bounds(d: np.ndarray, cap: np.ndarray | float) -> np.ndarray:
+    """The examples off their bounds (0 < d_n < cap_n, up to relative round-off): an optimal
+    vertex's fractional examples, the core of the next solve's working set."""
+    return np.flatnonzero((d > cap * 1e-12) & (d < cap * (1.0 - 1e-12)))
 
 
 def _crash(h, margins: np.ndarray, cap: np.ndarray, mass: float, w: np.ndarray,
