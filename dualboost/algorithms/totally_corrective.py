@@ -90,14 +90,14 @@ SLOW_NOTICE_SECONDS = 60.0
 
 
 def projected_distance(trace: list[tuple[int, float]], target: float
-                       ) -> tuple[int, float, float, float] | None:
+                       ) -> tuple[int, float, int, float] | None:
     """How many more master solves a stopping quantity delta (LPBoost's gamma_hat - Theta^t,
     ERLPBoost's delta~^t) needs to fall to ``target`` at the rate it fell over the second half
     of ``trace`` ((solves, delta) pairs in order): delta taken as c solves^(-p) through the
-    points at half the solves and at the last (the iteration bounds of thesis Thms 2.x/3.10
-    are of this form, p = 1/2 for 1/eps^2). Returns (more solves (-1: no decrease at all),
-    p, the first point's solves, its delta), or None when the trace is too short or the
-    target is reached."""
+    points at half the solves and at the last (ERLPBoost's iteration bound, thesis Thm 3.10
+    and docs/theory.md T4, is of this form: p = 1/2 for its 1/eps^2). Returns (more solves
+    (-1: no decrease at all), p, the first point's solves, its delta), or None when the trace
+    is too short or the target is reached."""
     if len(trace) < 4:
         return None
     b, delta_b = trace[-1]
