@@ -420,8 +420,43 @@ class Formulation(ABC):
         fixed = [variable == np.asarray(given[key], dtype=float).reshape(variable.shape)
                  for key, variable in model.variables.items() if given.get(key) is not None]
         model.problem = cp.Problem(model.problem.objective, model.problem.constraints + fixed)
-        solve(model.problem, self.kind)
+
+        def exact_enough() -> bool:
+            # a reduced-accuracy answer is taken when its exact bracket is tight: the dual
+            # point made feasible gives Theta, the d it induces (made feasible) the Lagrangian
+            # at the fixed w, an upper bound on the inner minimum (weak duality)
+            values = model.values()
+            if given.get("w") is None or any(values.get(k) is None for k in model.variables):
+                return False
+            try:
+                point = self.dual_feasible(U, values | {"w": given["w"]})
+                low = self.dual_objective(U, point)
+                d = self.d_from_dual(U, point)
+                high = math.inf if d is None else self.lagrangian(U, self.primal_feasible(d),
+                                                                  given["w"])
+            except Exception:  # noqa: BLE001 - no bracket: not accepted
+                return False
+            return math.isfinite(low) and math.isfinite(high) and \
+                -1e-9 * (1 + abs(low)) <= high - low <= 1e-9 * (1 + abs(low))
+
+        solve(model.problem, self.kind, accept_inaccurate=exact_enough)
         return model
+
+    def lagrangian(self, U: np.ndarray, d: np.ndarray, w: np.ndarray) -> float:
+        """L(d, w) = f(d, aux) + w . expr_w(d, aux) on the primal model, its other constraints
+        kept: the primal objective plus w times the edge constraint's expression (named "w");
+        the edge epigraph variable cancels for sum(w) = 1 and is set to 0. At a feasible d it
+        bounds the best response at w from above (weak duality)."""
+        model = self.primal(U)
+        model.variables["d"].value = np.asarray(d, dtype=float)
+        for key, variable in model.variables.items():
+            if key != "d":
+                variable.value = np.zeros(variable.shape)
+        value = model.problem.objective.value
+        edge = np.asarray(model.constraints["w"].expr.value, dtype=float).reshape(-1)
+        if value is None or not np.all(np.isfinite(edge)):
+            return math.inf
+        return float(value) + float(np.asarray(w, dtype=float) @ edge)
 
     def best_response_reference(self, U: np.ndarray, w: np.ndarray) -> Certificate:
         """The derived best response: the dual model solved with w fixed (one cvxpy solve).

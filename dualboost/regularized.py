@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import cvxpy as cp
@@ -386,13 +387,73 @@ class DerivedNumerics:
         return beta
 
 
+#: classes whose cones are being derived (the probe instance must not derive again)
+_DERIVING: set[type] = set()
+_DERIVED_CONES: dict[tuple, tuple[str, ...]] = {}
+#: the probe's size: the cones of R and R* do not depend on N
+_PROBE_N = 4
+
+
+def declared_cones(cls: type) -> tuple[str, ...] | None:
+    """The cones ``cls`` declares for its own R and R*, or None when it declares none.
+
+    A ``cones`` attribute counts only when the class that sets it is at least as derived as the
+    classes that define ``regularizer`` and ``conjugate``: a member that writes its own R
+    inherits no declaration made for another R (the family's base declares none)."""
+    owner = {name: next((k for k in cls.__mro__ if name in k.__dict__), None)
+             for name in ("cones", "regularizer", "conjugate")}
+    declaring = owner["cones"]
+    if declaring is None or declaring.__dict__["cones"] is None:
+        return None
+    if any(k is not None and not issubclass(declaring, k)
+           for k in (owner["regularizer"], owner["conjugate"])):
+        return None
+    return tuple(declaring.__dict__["cones"])
+
+
+def derived_cones(f: RegularizedLPBoost) -> tuple[str, ...] | None:
+    """The cones the member's primal and dual models need, read off cvxpy's canonical form
+    (:func:`dualboost.solvers.needed_cones`) on a probe instance of ``_PROBE_N`` examples with
+    the same scalar parameters (cached per class and parameters); None when the probe cannot be
+    built (then the models of ``f`` itself are read, on one zero column)."""
+    from .solvers import needed_cones
+
+    cls = type(f)
+    scalars = {k: v for k, v in f.values.items()
+               if k not in ("nu", "d0", "sample_weight") and np.ndim(v) == 0
+               and isinstance(v, (int, float, np.number, str, bool))}
+    key = (cls, tuple(sorted((k, str(v)) for k, v in scalars.items())))
+    if key in _DERIVED_CONES:
+        return _DERIVED_CONES[key]
+    _DERIVING.add(cls)
+    try:
+        try:
+            probe = cls(_PROBE_N, **scalars, nu=min(2.0, float(getattr(f, "nu", 2.0))))
+        except Exception:  # noqa: BLE001 - a parameter the probe cannot take: read f itself
+            probe = f
+        U = np.zeros((probe.N, 1))
+        needed = set()
+        for model in (probe.primal(U), probe.dual(U)):
+            needed |= needed_cones(model.problem)
+    except Exception:  # noqa: BLE001 - the models do not build: the verifier's P1 says why
+        return None
+    finally:
+        _DERIVING.discard(cls)
+    cones = ("lp",) + tuple(sorted(needed - {"lp"}))
+    _DERIVED_CONES[key] = cones
+    return cones
+
+
 class RegularizedLPBoost(Formulation):
     """Base class of the family; see the module docstring."""
 
     #: True when R's own domain is 0 <= d <= 1/nu (binary relative entropy): no psi block
     caps_in_domain: ClassVar[bool] = False
-    #: cones of R and R* (e.g. ("exp",) for entropies, ("soc",) for squares)
-    cones: ClassVar[tuple[str, ...]] = ("exp",)
+    #: cones of R and R* (e.g. ("exp",) for entropies, ("soc",) for squares): optional. Left
+    #: out, they are read off the models by cvxpy's canonicalization (:func:`derived_cones`);
+    #: a declaration overrides that only where it is at least as derived as R and R* (a class
+    #: that writes its own R inherits no cones declared for another R)
+    cones: ClassVar[tuple[str, ...] | None] = None
     #: regularizer-specific parameters (e.g. Tsallis's q)
     extra_params: ClassVar[tuple[Param, ...]] = ()
     #: names of the numpy fast paths this class writes by hand
@@ -409,9 +470,18 @@ class RegularizedLPBoost(Formulation):
                     default_text=ETA.default_text)
         weights = (SAMPLE_WEIGHT_POSITIVE,) if cls.supports_sample_weight else ()
         cls.params = (NU, EPS) + weights + (D0,) + tuple(cls.extra_params) + (eta,)
-        cls.capabilities = Capabilities(strictly_convex=True, cones=("lp",) + tuple(cls.cones),
+        declared = declared_cones(cls)
+        cls.capabilities = Capabilities(strictly_convex=True,
+                                        cones=("lp",) + (declared or ("exp",)),
                                         closed_forms=tuple(cls.fast_paths),
                                         primal_form="regularized")
+
+    def __init__(self, N: int, **params: Any):
+        super().__init__(N, **params)
+        if declared_cones(type(self)) is None and type(self) not in _DERIVING:
+            derived = derived_cones(self)
+            if derived is not None:
+                self.capabilities = replace(type(self).capabilities, cones=derived)
 
     # -- what a regularizer file writes ------------------------------------------------------
     @abstractmethod

@@ -63,12 +63,45 @@ TIME_LIMIT_OPTION: dict[str, str] = {"CLARABEL": "time_limit", "SCS": "time_limi
 ECOS_ITERATIONS = 50
 
 
+#: second settings tried, after the policy's order, on a model no solver closed: more
+#: iterations, stronger equilibration and iterative refinement for Clarabel (its reduced-accuracy
+#: "AlmostSolved" on badly scaled power and exponential cones). (SCS's defaults above already
+#: allow 200,000 iterations.) Any answer is still accepted only on the caller's exact check.
+RESCUE_OPTIONS: dict[str, dict] = {
+    "CLARABEL": {"tol_gap_abs": 1e-9, "tol_gap_rel": 1e-9, "tol_feas": 1e-9, "max_iter": 2000,
+                 "equilibrate_max_iter": 100, "iterative_refinement_max_iter": 50,
+                 "iterative_refinement_reltol": 1e-14, "iterative_refinement_abstol": 1e-14,
+                 "static_regularization_constant": 1e-9},
+}
+
+#: solver statuses that say the model itself has no finite optimum
+MODEL_STATUSES: tuple[str, ...] = ("infeasible", "unbounded", "infeasible_inaccurate",
+                                   "unbounded_inaccurate")
+
+
 @dataclass
 class Attempt:
     solver: str
     status: str
     seconds: float
     message: str = ""
+    #: the type of an exception that is not a solver's own error (a DCP error, a licence
+    #: error): the model or the set-up is at fault, not the solver's accuracy
+    raised: str = ""
+
+
+def undecided(exc: SolverFailure) -> bool:
+    """True when a :class:`SolverFailure` says only that no solver reached the accuracy asked
+    (reduced-accuracy answers, iteration or time limits, numerical errors): nothing about the
+    model is proven wrong. False when a solver found the model infeasible or unbounded, an
+    answer failed its exact certificate, or the model could not be given to a solver at all."""
+    attempts = getattr(exc, "attempts", None) or []
+    if not attempts:
+        return False
+    for a in attempts:
+        if a.status in MODEL_STATUSES or a.raised or "certificate" in (a.message or ""):
+            return False
+    return True
 
 
 @dataclass
@@ -170,6 +203,36 @@ def solver_order(kind: str, forced: str | None = None) -> list[str]:
     return order
 
 
+#: the cones of cvxpy's canonical form (ConeDims fields) and the names ``Capabilities.cones`` uses
+CONE_FIELDS: tuple[tuple[str, str], ...] = (("exp", "exp"), ("soc", "soc"), ("p3d", "pow"),
+                                            ("psd", "psd"))
+
+
+def needed_cones(problem: cp.Problem) -> set[str]:
+    """The cone types a model needs after cvxpy's canonicalization ('exp', 'soc', 'pow',
+    'psd'; an LP needs none), read off the conic form cvxpy hands Clarabel."""
+    data = problem.get_problem_data(cp.CLARABEL)[0]
+    out = set()
+    for field_name, cone in CONE_FIELDS:
+        value = getattr(data["dims"], field_name, 0)
+        if len(value) if hasattr(value, "__len__") else value:
+            out.add(cone)
+    # Clarabel takes a quadratic objective as such; a pure LP solver cannot (HiGHS would get a
+    # QP), and ECOS and SCS take it as a second-order cone
+    quadratic = data.get("P")
+    if quadratic is not None and getattr(quadratic, "nnz", 1):
+        out.add("soc")
+    return out
+
+
+def kind_of_cones(cones) -> str:
+    """The solver policy's model kind for a set of cone names ('lp', 'exp' or 'pow')."""
+    cones = set(cones) - {"lp"}
+    if not cones:
+        return "lp"
+    return "pow" if "pow" in cones else "exp"
+
+
 def no_capable_solver(kind: str) -> str:
     """One line for a model of ``kind`` that no installed solver can take."""
     capable = {"lp": LP_ORDER, "exp": EXP_CAPABLE, "pow": POW_CAPABLE}[kind]
@@ -185,11 +248,17 @@ def solve(
     solver: str | None = None,
     certify: Callable[[], bool] | None = None,
     order: Sequence[str] | None = None,
+    accept_inaccurate: Callable[[], bool] | None = None,
 ) -> SolveRecord:
     """Solve ``problem`` under the policy above and return the record of the accepted solve.
 
     ``certify`` is called after an ``optimal`` or ``optimal_inaccurate`` solve: it returns True
     when the formulation's own primal-dual gap check passes.
+    ``accept_inaccurate`` (used when there is no ``certify``): called after an
+    ``optimal_inaccurate`` solve, True when the caller's exact check of the answer passes;
+    ``optimal`` is accepted without it as before. When the policy's order gives no accepted
+    answer and ``certify`` or ``accept_inaccurate`` is given, :data:`RESCUE_OPTIONS` are tried
+    (the check still decides).
     Raises :class:`SolverFailure` when no solver is accepted. Inside a run with a time limit
     (:mod:`dualboost.run_control`) each solver gets the remaining time as its own limit, and
     :class:`dualboost.run_control.TimeLimitReached` is raised once it has passed (no further
@@ -201,8 +270,14 @@ def solve(
     names = list(order if order is not None else solver_order(kind, solver))
     if not names:  # say what is missing, not "no solver produced an accepted solution ()"
         raise SolverFailure(no_capable_solver(kind))
-    for name in names:
-        options = dict(SOLVER_OPTIONS.get(name, {}))
+    checked = certify is not None or accept_inaccurate is not None
+    plan = [(name, SOLVER_OPTIONS.get(name, {})) for name in names]
+    rescue = [(name, RESCUE_OPTIONS[name]) for name in names
+              if name in RESCUE_OPTIONS] if checked and solver is None else []
+    for index, (name, settings) in enumerate(plan + rescue):
+        if index == len(plan) and not undecided(SolverFailure("", attempts)):
+            break  # the model or its certificate is at fault: other settings change nothing
+        options = dict(settings)
         if control is not None:
             control.check(f"the {name} solve")
             remaining = control.remaining()
@@ -212,7 +287,7 @@ def solve(
                 options[TIME_LIMIT_OPTION[name]] = max(remaining, 1e-3)
         if name == "HIGHS":
             silence_banner()  # cvxpy builds its own HiGHS model, which would print it
-        start = time.perf_counter()
+        start, raised = time.perf_counter(), ""
         try:
             with warnings.catch_warnings(), (
                     control.heartbeat(f"{name} through cvxpy") if control is not None
@@ -226,8 +301,9 @@ def solve(
             status, message = "solver_error", str(exc).splitlines()[0] if str(exc) else ""
         except Exception as exc:  # e.g. licence errors raised by a commercial solver
             status, message = "solver_error", f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raised = type(exc).__name__
         seconds = time.perf_counter() - start
-        attempts.append(Attempt(name, status, seconds, message))
+        attempts.append(Attempt(name, status, seconds, message, raised))
         stats = getattr(problem, "solver_stats", None) if status != "solver_error" else None
         iterations = getattr(stats, "num_iters", None) if stats is not None else None
         per_iteration = seconds / max(int(iterations or 1), 1)
@@ -237,6 +313,10 @@ def solve(
             accepted = bool(certify())
             if not accepted:
                 attempts[-1].message = "certificate failed (primal-dual gap above tolerance)"
+        elif status == cp.OPTIMAL_INACCURATE and accept_inaccurate is not None:
+            accepted = bool(accept_inaccurate())
+            if not accepted:
+                attempts[-1].message = "its answer failed the exact check"
         else:
             accepted = status == cp.OPTIMAL
         if accepted:

@@ -7,7 +7,6 @@ from dualboost.regularized import RegularizedLPBoost
 class Chi2LPBoost(RegularizedLPBoost):
     name = "chi2"
     summary = "LPBoost regularized by the chi^2-divergence sum (d - d0)^2 / d0"
-    cones = ("soc",)
 
     def regularizer(self, d):  # R(d) = sum (d - d0)^2 / d0
         return cp.sum(cp.multiply(1 / self.d0, cp.square(d - self.d0)))

@@ -9,7 +9,6 @@ from dualboost.regularized import RegularizedLPBoost
 class HellingerLPBoost(RegularizedLPBoost):
     name = "hellinger"
     summary = "LPBoost regularized by the squared Hellinger distance sum (sqrt d - sqrt d0)^2"
-    cones = ("soc",)
 
     def regularizer(self, d):  # R(d) = sum (sqrt d - sqrt d0)^2 = sum d - 2 sqrt(d0 d) + d0
         return cp.sum(d) - 2 * np.sqrt(self.d0) @ cp.sqrt(d) + 1

@@ -9,7 +9,6 @@ class PowerLPBoost(RegularizedLPBoost):
     name = "power43"
     summary = "LPBoost regularized by the Bregman divergence of (3/4) d^(4/3)"
     equations = "thesis (3.6), (3.12), (3.13) with R = sum 3/4 d^(4/3) - d0^(1/3) d + 1/4 d0^(4/3)"
-    cones = ("soc",)
 
     def regularizer(self, d):
         c0 = np.cbrt(self.d0)

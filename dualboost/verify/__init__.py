@@ -39,7 +39,9 @@ then one line per row: ``status  id short name  value / tolerance  what the valu
 (the measure states when the row passes, "tol" being the row's tolerance; short names in
 :mod:`.names`). A FAIL row's detail is wrapped under it, an n/a row gives its reason in place of
 the numbers; ``--verbose`` wraps every row's full label, detail and reference under it. The last
-line is ``N passed, M failed, K not applicable``. Progress goes to stderr, one line naming each
+line is ``N passed, M failed, K not applicable`` (and ``, U undecided`` when a reference solve
+could not reach the accuracy asked: such a row is printed with its solvers' statuses and is not
+a failure). Progress goes to stderr, one line naming each
 step (a check, a solve, the enumeration of a class, G1's whole-class LP, the boosting run, the
 algorithm's claims) before it starts, plus the state of a long LP or run every few seconds. In
 Python, :func:`run` returns the rows as records (dicts with the JSON rows' keys) for a notebook:
@@ -64,10 +66,11 @@ JSON (``--json FILE``), stable schema::
       "checks": [                   # every row
         {"id": "D2", "label": "strong duality: |P - Theta|, ...",
          "reference": "docs/theory.md D2; thesis (3.6), (3.10)", "value": 1.2e-09,
-         "tolerance": 2.1e-06, "status": "pass" | "FAIL" | "n/a", "detail": "P = ..., Theta = ...",
+         "tolerance": 2.1e-06, "status": "pass" | "FAIL" | "n/a" | "undecided",
+         "detail": "P = ..., Theta = ...",
          "instance": "quick", "case": "nu=3.5, ...", "formulation": "erlpboost"}
       ],
-      "counts": {"pass": 120, "FAIL": 0, "n/a": 14}
+      "counts": {"pass": 120, "FAIL": 0, "n/a": 14, "undecided": 0}
     }
 
 A formulation that passes no formulation row on any instance (every case n/a, e.g. a default
@@ -76,7 +79,8 @@ outside its range) gets a FAIL row ``coverage`` saying why: nothing checked is n
 Row ids are the catalogue's (P1-P2, D1-D4, K1-K3, M1, C1-C6, F1, R1-R3, W1, A1-A2, G1, and the
 algorithms' T2, T4, E11, L1, L5, L6, S1-S7); four more ids are not formulation checks: ``coverage``
 (above), ``solver`` (no solver
-produced any solution: a FAIL that blames the solvers), ``setup`` (the formulation cannot be built
+produced any solution: ``undecided`` when every solver only fell short of the accuracy asked, a
+FAIL when a solver could not take the model at all), ``setup`` (the formulation cannot be built
 for the case, e.g. nu = N for the binary entropy: n/a with the reason; or building it raised: FAIL)
 and ``claims`` (an algorithm's claims method raised). ``value`` and ``tolerance`` are null when not
 finite (the detail then says so).
@@ -100,11 +104,13 @@ from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
 from ..registry import available_formulations, load_formulation
 from ..regularized import RegularizedLPBoost
+from ..solvers import undecided
 from .checks import (
     FAIL,
     FORMULATION_CHECK,
     NA,
     PASS,
+    UNDECIDED,
     DualityChecks,
     Row,
     _err,
@@ -438,7 +444,8 @@ class Verifier:
                               " D2", None, None, FAIL, f"no solver closed the formulation's "
                               f"certificate at a master solve: {exc}")
                 else:
-                    row = Row("solver", "boosting run", "-", None, None, FAIL, str(exc))
+                    row = Row("solver", "boosting run", "-", None, None,
+                              UNDECIDED if undecided(exc) else FAIL, str(exc))
                 self._add([row], instance.name, run.name, name)
                 continue
             except Exception as exc:  # noqa: BLE001
@@ -584,11 +591,13 @@ def render(rows: list[Row], cases: list[dict], write: Callable[[str], None],
                 previous = row.detail
     counts = count(rows)
     write("")
-    write(f"{counts[PASS]} passed, {counts[FAIL]} failed, {counts[NA]} not applicable")
+    write(f"{counts[PASS]} passed, {counts[FAIL]} failed, {counts[NA]} not applicable"
+          + (f", {counts[UNDECIDED]} undecided (no solver reached the accuracy on a reference "
+             "model: not a formulation failure)" if counts[UNDECIDED] else ""))
 
 
 def count(rows: list[Row]) -> dict:
-    return {s: sum(r.status == s for r in rows) for s in (PASS, FAIL, NA)}
+    return {s: sum(r.status == s for r in rows) for s in (PASS, FAIL, NA, UNDECIDED)}
 
 
 class _Parser(argparse.ArgumentParser):

@@ -27,7 +27,8 @@ import numpy as np
 from ..errors import DualBoostInputError
 from ..formulation import Formulation
 from ..params import Param
-from ..regularized import RegularizedLPBoost
+from ..regularized import RegularizedLPBoost, declared_cones
+from ..solvers import needed_cones
 from .checks import FAIL, NA, Row, guarded, not_applicable, verifier_order
 
 __all__ = ["declaration_rows", "pinned_params", "FAST_PATH_NAMES"]
@@ -38,9 +39,6 @@ FAST_PATH_NAMES = {
     "optimal_beta": "C3", "best_response": "C4", "regularizer_value": "F1",
     "conjugate_value": "F1", "conjugate_gradient": "F1", "regularizer_gradient": "F1",
 }
-
-#: the cones of cvxpy's canonical form (ConeDims fields) and the names ``cones`` uses
-_CONE_FIELDS = (("exp", "exp"), ("soc", "soc"), ("p3d", "pow"), ("psd", "psd"))
 
 
 def pinned_params(cls: type[Formulation]) -> list[Param]:
@@ -138,22 +136,15 @@ def p2_lists(cls: type[Formulation]):
     return 0.0, 0.0, True, detail
 
 
-def _needed_cones(problem: cp.Problem) -> set[str]:
-    data = problem.get_problem_data(cp.CLARABEL)[0]
-    dims = data["dims"]
-    out = set()
-    for field, cone in _CONE_FIELDS:
-        value = getattr(dims, field, 0)
-        if (value if isinstance(value, (int, np.integer)) else len(value)):
-            out.add(cone)
-    return out
-
-
 def p2_cones(f: Formulation, U: np.ndarray):
-    declared = set(f.capabilities.cones)
     needed = set()
     for model in (f.primal(U), f.dual(U)):
-        needed |= _needed_cones(model.problem)
+        needed |= needed_cones(model.problem)
+    if isinstance(f, RegularizedLPBoost) and declared_cones(type(f)) is None:
+        return not_applicable(
+            f"no cones declared: the solver policy reads them off the models "
+            f"({', '.join(sorted(needed)) or 'lp'}), nothing to compare")
+    declared = set(f.capabilities.cones)
     # a power cone may be written with second-order cones (cvxpy's approx form) and vice versa
     missing = needed - declared - ({"pow"} if "soc" in declared and needed == {"pow"} else set())
     if "soc" in missing and "pow" in declared:
