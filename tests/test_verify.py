@@ -61,7 +61,7 @@ def test_json_metadata_and_row_schema(tmp_path):
     code, report = run(tmp_path, "--formulation", "erlpboost", "--instances", "quick")
     assert code == 0
     assert report["dualboost_version"]
-    assert set(report["counts"]) == {"pass", "FAIL", "n/a"}
+    assert set(report["counts"]) == {"pass", "FAIL", "n/a", "undecided"}
     assert report["counts"]["pass"] == sum(r["status"] == "pass" for r in report["checks"])
     duality = [c for c in report["cases"] if c["kind"] == "duality"]
     assert duality and all(c["d0_uniform"] is False for c in duality)

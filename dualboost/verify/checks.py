@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
 
+import cvxpy as cp
 import numpy as np
 
 from .. import theory
@@ -43,7 +44,7 @@ __all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
 PASS, FAIL, NA = "pass", "FAIL", "n/a"
 #: catalogue ids of the rows that judge the formulation itself (not a solver's status, a setup
 #: or the coverage verdict): docs/theory.md
-FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPW]\d+|E11|G1|SL\d+|CG\d+)$")
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPWI]\d+|E11|G1|SL\d+|CG\d+)$")
 #: a row no solver could decide: a solver did not reach the accuracy asked on a reference
 #: model, which says nothing about the formulation (not a FAIL; counted apart)
 UNDECIDED = "undecided"
@@ -84,6 +85,57 @@ class Row:
                 if not math.isfinite(v) and v == v:
                     out["detail"] = (out["detail"] + f" [{key} = {v}]").strip()
         return out
+
+
+class _DeclaredPenalty:
+    """A formulation outside the regularized family that declares ``modulus`` (sigma) and
+    ``range_bound`` (B) for its penalty, seen as the family's R for R1 and R2: the penalty
+    ``penalty_model(d)`` is (1/eta) R(d) (seed 001's beta h(d) with eta = 1/beta), so
+    R = eta * penalty, evaluated on the cvxpy expression (not the numpy fast path); the prior
+    is uniform and the caps are 1/nu (nu = 1 where the member has no nu)."""
+
+    def __init__(self, f: Formulation):
+        self._f = f
+
+    @staticmethod
+    def applies(f: Formulation) -> bool:
+        return all(callable(getattr(f, name, None)) for name in
+                   ("modulus", "range_bound", "penalty_model")) and \
+            isinstance(getattr(f, "eta", None), (int, float))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._f, name)
+
+    @property
+    def nu(self) -> float:
+        return float(getattr(self._f, "nu", 1.0))
+
+    @property
+    def d0(self) -> np.ndarray:
+        return np.full(self._f.N, 1.0 / self._f.N)
+
+    @property
+    def cap(self) -> float:
+        return 1.0 / self.nu
+
+    cap_vector = None
+
+    def _expression(self, d):
+        expression = self._f.penalty_model(d)
+        expression = expression[0] if isinstance(expression, tuple) else expression
+        return float(self._f.eta) * expression
+
+    def regularizer_value(self, d: np.ndarray) -> float:
+        value = self._expression(cp.Constant(np.clip(np.asarray(d, dtype=float), 0, None))).value
+        return math.inf if value is None else float(value)
+
+    def regularizer_gradient(self, d: np.ndarray) -> np.ndarray:
+        from ..separable import cvxpy_gradient
+
+        grad = cvxpy_gradient(self._expression, np.asarray(d, dtype=float), nonneg=True)
+        if grad is None:
+            raise ValueError("cvxpy has no gradient of the penalty at this d")
+        return grad
 
 
 class StepFailed(Exception):
@@ -422,7 +474,15 @@ class DualityChecks:
             ("R3", "eta and bounds stated by the class vs theory from (sigma, B): max rel diff",
              ref("R3", "thesis Thms 3.10, 3.12"), self.r3),
         ]
+        declared_r = regular or _DeclaredPenalty.applies(f)
         for rid, label, reference, fn in specs:
+            if rid in ("R1", "R2") and not regular and declared_r:
+                # a member outside the family that declares sigma and B for its penalty (seed
+                # 001's smoothed margins: beta h(d) = (1/eta) R(d)) is held to them the same way
+                self.log(f"{rid} {short_name(rid, label)}")
+                rows.append(guarded(rid, label, reference,
+                                    lambda fn=fn: self._with_penalty_as_r(fn)))
+                continue
             if rid in ("F1", "R1", "R2") and not regular:
                 rows.append(Row(rid, label, reference, None, None, NA,
                                 "not a regularized-LPBoost formulation (no declared R, sigma, B)"))
@@ -1026,7 +1086,18 @@ class DualityChecks:
 
     # R1 ----------------------------------------------------------------------------------------
     def _R(self, d: np.ndarray) -> float:
+        if isinstance(self.f, _DeclaredPenalty):
+            return self.f.regularizer_value(d)
         return RegularizedLPBoost.regularizer_value(self.f, d)
+
+    def _with_penalty_as_r(self, check: Callable[[], Any]):
+        """Run R1 or R2 with the formulation seen through :class:`_DeclaredPenalty`."""
+        real = self.f
+        self.f = _DeclaredPenalty(real)
+        try:
+            return check()
+        finally:
+            self.f = real
 
     def r1(self):
         f = self.f

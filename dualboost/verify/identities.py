@@ -45,7 +45,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -57,7 +57,8 @@ from .checks import FAIL, NA, DualityChecks, Row, StepFailed, _err, guarded, sca
 from .instances import DualityCase, Instance
 
 __all__ = ["Context", "Identity", "IDENTITIES", "ValueMap", "identity_by_id", "markdown_table",
-           "run_identities", "same", "signed_to_pair", "signed_to_simplex_pair", "simplex",
+           "identities_of", "run_identities", "same", "signed_to_pair",
+           "signed_to_simplex_pair", "simplex",
            "times", "with_negations"]
 
 
@@ -566,8 +567,10 @@ class _Block:
 
 def check_case(identity: Identity, instance: str, case: DualityCase, tol: float,
                solver: str | None, log: Callable[[str], None],
-               seen: set[str] | None = None) -> _Block | None:
-    """The three rows of one identity on one duality case (None: a repeat of an earlier case)."""
+               seen: set[str] | None = None,
+               classes: dict[str, type[Formulation]] | None = None) -> _Block | None:
+    """The three rows of one identity on one duality case (None: a repeat of an earlier case).
+    ``classes`` puts a class in place of the registered one of its name (a file under test)."""
     U = np.asarray(case.U, dtype=float)
     N = U.shape[0]
     d0 = _uniform_array(N) if case.d0 is None else np.asarray(case.d0, dtype=float)
@@ -586,8 +589,8 @@ def check_case(identity: Identity, instance: str, case: DualityCase, tol: float,
                 for what in ("value", "d", "w")]
 
     try:
-        left_cls = load_formulation(identity.left)
-        right_cls = load_formulation(identity.right)
+        left_cls = (classes or {}).get(identity.left) or load_formulation(identity.left)
+        right_cls = (classes or {}).get(identity.right) or load_formulation(identity.right)
     except Exception as exc:  # noqa: BLE001
         meta["status"], meta["reason"] = "error", _err(exc)
         return _Block(meta, rows_all(FAIL, f"loading the formulations raised {_err(exc)}"))
@@ -663,10 +666,13 @@ def block_name(identity: Identity) -> str:
 def run_identities(instances: list[Instance], tol: float = 1e-6, solver: str | None = None,
                    log: Callable[[str], None] | None = None,
                    select: Sequence[str] | None = None,
-                   rows: Sequence[Identity] | None = None) -> tuple[list[Row], list[dict]]:
+                   rows: Sequence[Identity] | None = None,
+                   classes: dict[str, type[Formulation]] | None = None,
+                   ) -> tuple[list[Row], list[dict]]:
     """Every identity row (or the ids in ``select``) on every duality case of ``instances``;
     returns (rows, per-case metadata) in the verifier's format. ``rows`` replaces the shipped
-    list (the tests check deliberately wrong mappings this way)."""
+    list (the tests check deliberately wrong mappings this way); ``classes`` replaces registered
+    formulations by name (a file verified with ``--formulation`` under a registered name)."""
     log = log or (lambda message: None)
     table = list(IDENTITIES if rows is None else rows)
     chosen = [r for r in table if r.id in set(select)] if select else table
@@ -696,7 +702,8 @@ def run_identities(instances: list[Instance], tol: float = 1e-6, solver: str | N
             for case in instance.cases:
                 if not identity.when(case):
                     continue
-                block = check_case(identity, instance.name, case, tol, solver, log, seen)
+                block = check_case(identity, instance.name, case, tol, solver, log, seen,
+                                   classes)
                 if block is None:
                     continue
                 for row in block.rows:
@@ -705,6 +712,48 @@ def run_identities(instances: list[Instance], tol: float = 1e-6, solver: str | N
                 cases.append(block.meta)
                 result += block.rows
     return result, cases
+
+
+def identities_of(name: str, cls: type[Formulation] | None = None) -> list[Identity]:
+    """The shipped identities that name formulation ``name`` on either side: what the member
+    states it is (TotalBoost is SoftBoost at nu = 1), checked whenever the member is verified
+    on its own, so that a pin or a parameter map that contradicts them fails a row.
+
+    With ``cls``, each parameter the class pins (``pinned``, e.g. TotalBoost's nu) is carried
+    to the other side at the class's own pinned value: the identity then holds only if the pin
+    is the value the identity states (TotalBoost pinned at nu = 2 is compared with SoftBoost at
+    nu = 2, which caps d at 1/2, and fails where that cap binds)."""
+    out = []
+    pins = {p.name: float(p.default) for p in getattr(cls, "pinned", ())} if cls else {}
+    for identity in IDENTITIES:
+        if name not in (identity.left, identity.right):
+            continue
+        if pins and identity.left == name:
+            identity = replace(identity, right_params=_carry_pins(identity, pins))
+        out.append(identity)
+    return out
+
+
+class PinContradiction(ValueError):
+    """A member's pinned value is not the one the identity it states maps it to."""
+
+
+def _carry_pins(identity: Identity, pins: dict[str, float]):
+    """The identity's right parameters with each of the left member's pinned values in place
+    of the value the identity states; a pin that differs from the stated value is refused (the
+    identity's three rows then FAIL with the reason)."""
+    def carried(ctx: Context) -> dict:
+        out = dict(identity.right_params(ctx))
+        for pin, value in pins.items():
+            if pin in out and np.ndim(out[pin]) == 0 and not np.isclose(float(out[pin]), value):
+                raise PinContradiction(
+                    f"{identity.left} pins {pin} = {value:g}, but {identity.id} states "
+                    f"{identity.statement} ({identity.mapping}): the pin contradicts the "
+                    "identity (docs/formulations.md)")
+            if pin in out:
+                out[pin] = value
+        return out
+    return carried
 
 
 def header_facts(meta: dict) -> list[str]:

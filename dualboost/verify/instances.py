@@ -67,8 +67,10 @@ class DualityCase:
     #: compares with the repeated rows); d0 None: the default prior s / sum s
     sample_weight: np.ndarray | None = None
     #: build with each extra numeric parameter (Tsallis's q) off its default: a formula that
-    #: agrees only at the default (q/(1-q) = (1-q)/q at q = 1/2) is caught elsewhere
-    vary_params: bool = False
+    #: agrees only at the default (q/(1-q) = (1-q)/q at q = 1/2) is caught elsewhere; "low" or
+    #: "high": each float parameter near that end of its declared range (the case runs only
+    #: for formulations that declare such an end), so a range wider than the math is caught
+    vary_params: bool | str = False
     #: run only for formulations with signed weights (``capabilities.signed_weights``, seed
     #: 001's l1 ball): their class has every column's negation, so the instances' constant
     #: column -0.95 would fix every margin at 0.95 and hide the rest of the model
@@ -159,6 +161,15 @@ def quick_instance(seed: int = 0) -> Instance:
              DualityCase("nu=3.5, no constant column (signed w only), caps bind, other "
                          "parameters off default", _signed_columns(seed), 3.5, d0, seed,
                          caps_should_bind=True, vary_params=True, signed_only=True)]
+    # one example must carry most of d: the hard margin's optimum balances the edges of
+    # [U, -U] at d_0 ~ 0.8, so a map that caps d at 1/2 (nu' = 2 for nu = 1) changes the answer
+    concentrated = np.array([[0.2, 0.25, 0.22], [-1.0, -0.9, -0.95], [-1.0, -1.0, -0.9],
+                             [-0.9, -1.0, -1.0]])
+    cases += [DualityCase("nu=1, one example carries most of d (a cap 1/nu' < 1 would bind; "
+                          "signed w only)", concentrated, 1.0, None, seed, signed_only=True)]
+    cases += [DualityCase(f"nu=3.5, d0 non-uniform, parameters near the {end} ends of their "
+                          "ranges", U, 3.5, d0, seed, caps_should_bind=True, vary_params=end)
+              for end in ("low", "high")]
     runs = [_finite_run("run: 24-hypothesis pool, nu=2, eps=0.2, d0 non-uniform", pool,
                         labels, 2.0, 0.2, run_d0, seed, max_iter=60)]
     return Instance(f"quick:{seed}" if seed else "quick", cases, runs)

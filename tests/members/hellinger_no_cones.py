@@ -1,6 +1,7 @@
 """The squared Hellinger distance to d0 written from docs/theory.md: four declarations, no cones."""
 import cvxpy as cp
 import numpy as np
+
 from dualboost.regularized import RegularizedLPBoost
 
 

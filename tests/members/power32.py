@@ -1,6 +1,7 @@
 """3/2-power Bregman divergence to d0, written from the docs."""
 import cvxpy as cp
 import numpy as np
+
 from dualboost.regularized import RegularizedLPBoost
 
 

@@ -1,6 +1,7 @@
 """Tsallis relative entropy of order q = 3/2 (q > 1), relative to d0, from docs/theory.md."""
 import cvxpy as cp
 import numpy as np
+
 from dualboost.regularized import RegularizedLPBoost
 
 q = 1.5
@@ -21,7 +22,8 @@ class TsallisG(RegularizedLPBoost):
         return q / np.sqrt(self.N)
 
     def range_bound(self):
-        return float(self.nu ** (1 - q) - q * np.min(self.d0 ** (q - 1)) + (q - 1) * np.sum(self.d0 ** q)) / (q - 1)
+        return float(self.nu ** (1 - q) - q * np.min(self.d0 ** (q - 1))
+                     + (q - 1) * np.sum(self.d0 ** q)) / (q - 1)
 
 
 FORMULATION = TsallisG
