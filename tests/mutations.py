@@ -1100,9 +1100,26 @@ SHEN_LI_HINGE = [
 ]
 
 
+#: issue 29's blind spots: pins against the identity the member states, the ends of a declared
+#: range, sigma and B of seed 001's smoothed margins (held to R1/R2 like the family's)
+DECLARED_FACTS = [
+    _m("tb_pinned_nu_2", TB, "pinned = (fixed(NU, 1.0),)", "pinned = (fixed(NU, 2.0),)",
+       "TotalBoost pinned at nu = 2: I1 states TotalBoost is SoftBoost at nu = 1"),
+    _m("ts_range_to_2", TS, "default=0.5, low=0, high=1, low_open=True, high_open=True",
+       "default=0.5, low=0, high=2, low_open=True, high_open=True",
+       "Tsallis q range (0, 2): admits q >= 1, where R is concave and sigma, B break"),
+    _m("sss_soft_sigma_plus_2pct", "sss_smoothed_soft.py",
+       '        """sigma = 1 (Pinsker)."""\n        return 1.0',
+       '        """sigma = 1 (Pinsker)."""\n        return 1.02',
+       "sss_smoothed_soft: sigma 2 % above Pinsker's (tight) 1"),
+    _m("sss_hard_B_minus_2pct", "sss_smoothed_hard.py", "        return math.log(self.N)\n",
+       "        return 0.98 * math.log(self.N)\n",
+       "sss_smoothed_hard: B 2 % below ln N, which h reaches at a vertex"),
+]
+
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
                              + UNNORMALIZED + SOFTBOOST + BLIND_SPOTS + SSS_FAMILY
-                             + SHEN_LI_MORE + SHEN_LI + SHEN_LI_HINGE)
+                             + SHEN_LI_MORE + SHEN_LI + SHEN_LI_HINGE + DECLARED_FACTS)
 
 _ids = [m.id for m in MUTATIONS + CORRECTIVE_MUTATIONS]
 assert len(_ids) == len(set(_ids)), "duplicate mutation ids"

@@ -212,3 +212,18 @@ def test_python_entry_returns_the_identity_records():
     assert all(r["status"] == "pass" for r in records) and len(records) == 6
     with pytest.raises(Exception, match="unknown identity"):
         run(instances="quick", identities="I0")
+
+
+def test_a_cap_map_is_told_apart_by_a_case_where_the_cap_binds():
+    """The session's wrong I11 (nu = 2 instead of 1) passed every earlier case: no cap bound.
+    quick's concentrated signed case (one example carries ~0.8 of d) tells them apart, and the
+    right map passes on it."""
+    from dualboost.verify.identities import identity_by_id
+
+    row = identity_by_id("I11")
+    bad = dataclasses.replace(row, right_params=lambda c: {"nu": 2.0, "eta": 1.0 / c.left.beta})
+    good_rows, _ = run_identities([quick()], rows=[row])
+    assert good_rows and all(r.status == "pass" for r in good_rows)
+    bad_rows, _ = run_identities([quick()], rows=[bad])
+    failing = {r.case for r in bad_rows if r.status == "FAIL"}
+    assert any("carries most of d" in case for case in failing), failing

@@ -180,3 +180,18 @@ def test_reduced_accuracy_answer_is_taken_on_its_exact_bracket(monkeypatch):
     monkeypatch.setattr(solvers, "solve", inaccurate)
     value = f.best_response_reference(U, w).dual_value
     assert verdicts == [True, False] and abs(value - exact) < 1e-7
+
+
+def test_a_conjugate_domain_that_contradicts_r_star_fails_its_own_row(tmp_path):
+    """A declared domain bound beyond where R* is finite is named by a P2 row (not only by rows
+    that raise); the right bound passes it."""
+    good = MEMBERS / "hellinger_domain.py"
+    code, report = verify_json(good, tmp_path, "--instances", "quick")
+    rows = [r for r in report["checks"] if "conjugate_domain" in r["label"]]
+    assert code == 0 and rows and rows[0]["status"] == "pass"
+    wrong = tmp_path / "hellinger_domain_wrong.py"
+    wrong.write_text(good.read_text().replace("return 1.0\n", "return 2.0\n"))
+    code, report = verify_json(wrong, tmp_path, "--instances", "quick")
+    rows = [r for r in report["checks"] if "conjugate_domain" in r["label"]]
+    assert code == 1 and rows[0]["status"] == FAIL
+    assert "conjugate_domain() = 2" in rows[0]["detail"]

@@ -537,15 +537,22 @@ def verify(formulations: list, instances: list[Instance], tol: float = 1e-6,
     if stated_identities:
         from .identities import identities_of
 
-        for cls in formulations:
-            name = getattr(cls, "name", "")
-            stated = identities_of(name, cls)
-            if stated:
-                rows, cases = run_identities(instances, tol=tol, solver=solver,
-                                             log=log or (lambda message: None), rows=stated,
-                                             classes={name: cls})
-                verifier.rows += rows
-                verifier.cases += cases
+        classes = {getattr(cls, "name", ""): cls for cls in formulations}
+        stated = {}  # each identity once, however many of its sides are under test
+        for name, cls in classes.items():
+            for identity in identities_of(name, cls):
+                if identity.left == name:  # the left member's version carries its pins
+                    stated[identity.id] = identity
+                else:
+                    stated.setdefault(identity.id, identity)
+        if stated:
+            rows, cases = run_identities(instances, tol=tol, solver=solver,
+                                         log=log or (lambda message: None),
+                                         rows=list(stated.values()), classes=classes)
+            for row in rows:
+                row.reference = f"docs/theory.md {row.id}; {row.reference}"
+            verifier.rows += rows
+            verifier.cases += cases
     names = list(dict.fromkeys(getattr(cls, "name", str(cls)) for cls in formulations))
     verifier.rows += coverage_rows(verifier.rows, names,
                                    lambda check: bool(FORMULATION_CHECK.match(check)))

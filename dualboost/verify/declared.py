@@ -221,7 +221,31 @@ def declaration_rows(cls: type[Formulation], build: Callable, U: np.ndarray | No
                         "docs/theory.md P2", cones))
     rows.append(guarded("P2", "capabilities: strictly convex = d unique on a tie instance",
                         "docs/theory.md P2", lambda: p2_strict(cls, build, U, solver)))
+    if issubclass(cls, RegularizedLPBoost) and callable(getattr(cls, "conjugate_domain", None)):
+        rows.append(guarded("P2", "capabilities: declared conjugate_domain() contains grad "
+                            "R(d0) and lies where R* is finite",
+                            "docs/theory.md P2, 'The domain of R* and the optimal beta'",
+                            lambda: p2_conjugate_domain(build(U.shape[0], U))))
     return rows
+
+
+def p2_conjugate_domain(f: RegularizedLPBoost):
+    """The declared domain bound of R* against the one found on R* itself (per coordinate, the
+    largest y where R*'s term is finite; it must contain grad R(d0)): the derived numerics
+    refuse a contradiction with a FormulationMathError that names the coordinate."""
+    from ..regularized import DerivedNumerics, FormulationMathError
+    from ..separable import NotSeparable
+
+    try:
+        numerics = DerivedNumerics(f)
+    except FormulationMathError as exc:
+        return 1.0, 0.0, False, str(exc)
+    except NotSeparable as exc:
+        return not_applicable(f"R* is not separable, the domain is not compiled ({exc})")
+    declared = np.broadcast_to(np.asarray(f.conjugate_domain(), dtype=float), (f.N,))
+    return 0.0, 0.0, True, (f"declared bound {float(np.min(declared)):.6g}.."
+                            f"{float(np.max(declared)):.6g}; R* finite up to at least "
+                            f"{float(np.min(numerics.upper)):.6g} and grad R(d0) inside")
 
 
 def coverage_rows(rows: list[Row], names: list[str], is_formulation_check: Callable) -> list[Row]:
