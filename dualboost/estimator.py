@@ -517,7 +517,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight is given twice (as fit's argument and in params)")
         keep = sw > 0
         y = np.asarray(y)
-        if any(p.name == "sample_weight" for p in formulation.params):
+        integer = np.all(np.abs(sw - np.rint(sw)) <= 1e-9 * np.maximum(1.0, np.abs(sw)))
+        # with estimator=, integer weights repeat rows: the weighted fits of the estimator break
+        # exact ties by rounding, so only the same rows give the same proposals
+        repeat = self.estimator is not None and integer
+        if any(p.name == "sample_weight" for p in formulation.params) and not repeat:
             X, y, sw = X[keep], y[keep], sw[keep]
             if np.unique(y).size != 2:
                 raise ValueError("the rows of positive sample_weight hold one class only: "

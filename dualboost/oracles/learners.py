@@ -99,6 +99,12 @@ class EstimatorOracle(Oracle):
         weights = np.clip(d, 0.0, None)
         total = weights.sum()
         weights = weights / total if total > 0 else np.full(d.size, 1.0 / d.size)
+        # dyadic weights (multiples of 2^-40): the estimator's weighted sums are then exact
+        # whatever their order, so the master's last-bit noise in d and the order of the rows
+        # do not decide its ties (a row's weight below 2^-41 becomes 0)
+        weights = np.round(weights * 2.0**40) / 2.0**40
+        if not weights.sum() > 0:
+            weights = np.full(d.size, 1.0 / d.size)
         est = clone(self.estimator)
         if "random_state" in est.get_params(deep=False) \
                 and est.get_params(deep=False)["random_state"] is None:
