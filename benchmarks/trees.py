@@ -17,7 +17,8 @@ Run from the project root (single-threaded BLAS, as dualboost's fits use)::
 
     python benchmarks/trees.py                      # every row (about 10 minutes on 2 cores)
     python benchmarks/trees.py --only dualboost     # dualboost's rows only
-    python benchmarks/trees.py --nu-frac 0.2 --eps 0.02 --time-limit 300
+    python benchmarks/trees.py --depths 3 --formulations erlpboost --no-exact   # the target pair
+    python benchmarks/trees.py --nu-frac 0.3 --eps 0.01 --time-limit 300
 """
 
 from __future__ import annotations
@@ -51,19 +52,22 @@ def data() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def rows(args: argparse.Namespace) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     if args.only in (None, "dualboost"):
-        for form in ("erlpboost", "lpboost"):
+        for form in args.formulations:
             for depth in args.depths:
                 out.append((f"{form}, tree depth {depth}", DualBoostClassifier(
                     formulation=form, nu_frac=args.nu_frac, eps=args.eps, oracle="tree",
                     oracle_params={"max_depth": depth}, time_limit=args.time_limit)))
-        out.append(("erlpboost, tree2_exact (exact depth 2)", DualBoostClassifier(
-            nu_frac=args.nu_frac, eps=args.eps, oracle="tree2_exact",
-            time_limit=args.time_limit)))
+        if not args.no_exact:
+            out.append(("erlpboost, tree2_exact (exact depth 2)", DualBoostClassifier(
+                nu_frac=args.nu_frac, eps=args.eps, oracle="tree2_exact",
+                time_limit=args.time_limit)))
     if args.only in (None, "sklearn"):
         for depth in args.depths:
             out.append((f"AdaBoost(tree depth {depth}, 200)", AdaBoostClassifier(
                 DecisionTreeClassifier(max_depth=depth), n_estimators=200, random_state=0)))
-        out.append(("HistGradientBoosting()", HistGradientBoostingClassifier(random_state=0)))
+        if not args.no_hgb:
+            out.append(("HistGradientBoosting()",
+                        HistGradientBoostingClassifier(random_state=0)))
     return out
 
 
@@ -71,9 +75,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("dualboost", "sklearn"), default=None)
     parser.add_argument("--nu-frac", type=float, default=0.2)
-    parser.add_argument("--eps", type=float, default=0.02)
+    parser.add_argument("--eps", type=float, default=0.01)
     parser.add_argument("--depths", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--formulations", nargs="+", default=["erlpboost", "lpboost"])
+    parser.add_argument("--no-exact", action="store_true", help="skip the tree2_exact row")
+    parser.add_argument("--no-hgb", action="store_true", help="skip HistGradientBoosting")
     args = parser.parse_args()
     Xtr, ytr, Xte, yte = data()
     print("| model | test accuracy | fit (s) | T | status |")

@@ -686,6 +686,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                 params["nu_frac"] = min(1.0, float(doc["nu"]) / float(doc["N"]))
             if doc.get("oracle") in ESTIMATOR_ORACLES:  # e.g. --oracle kernel: refit the same
                 params["oracle"] = doc["oracle"]
+                if isinstance(doc.get("oracle_params"), dict):  # --oracle tree --param ...
+                    params["oracle_params"] = dict(doc["oracle_params"])
         valid = cls().get_params(deep=False)
         est = cls(**{k: v for k, v in params.items() if k in valid})
         est.classes_ = np.asarray(model.classes)
