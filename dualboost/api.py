@@ -98,8 +98,9 @@ def run(
     nu_frac: float | None = None,
     eps: float | None = None,
     eta: float | None = None,
-    oracle: str = "stumps",
+    oracle: str | Any = "stumps",
     hypotheses: np.ndarray | None = None,
+    oracle_params: Mapping[str, Any] | None = None,
     stopping: str | None = None,
     algorithm: str | None = None,
     params: Mapping[str, Any] | None = None,
@@ -128,7 +129,12 @@ def run(
     ``"raw"`` or ``"kernel"`` (SVM hypotheses ``<x_i, x> / s``, ``s = max_n ||x_n||^2`` over
     the training rows, clipped to [-1, 1] on new data). ``hypotheses`` (an N x J matrix of
     predictions in [-1, 1]) selects the finite-column oracle and makes ``oracle`` and X
-    irrelevant. ``kkt=False`` skips the per-iteration KKT recovery
+    irrelevant. ``"tree"`` (greedy trees, heuristic) and ``"tree2_exact"`` (the exact best
+    depth-2 tree) take options in ``oracle_params`` (e.g. ``{"max_depth": 3}``); an unfitted
+    :class:`dualboost.oracles.Oracle` instance (e.g. an
+    :class:`~dualboost.oracles.EstimatorOracle`) is used as given. A heuristic oracle
+    (``exact = False``) makes no whole-class statement and no early stop
+    (:func:`dualboost.engine.label_relative`). ``kkt=False`` skips the per-iteration KKT recovery
     diagnostic (its residual is then None in the history). ``master="reference"`` keeps every
     master solve on the cvxpy reference path (see :func:`dualboost.engine.boost`).
     ``time_limit`` (seconds, None: none) and Ctrl-C end the run early with status
@@ -185,8 +191,13 @@ def run(
     with blas_limit(blas_threads):
         if hypotheses is not None:
             weak = make_oracle("finite", hypotheses=hypotheses).fit(X, y)
-        else:
-            weak = make_oracle(oracle).fit(X, y)
+        elif isinstance(oracle, str):
+            weak = make_oracle(oracle, **dict(oracle_params or {})).fit(X, y)
+        else:  # an Oracle instance
+            if oracle_params:
+                raise DualBoostInputError("oracle_params apply to an oracle given by name, "
+                                          "not to an oracle instance")
+            weak = oracle.fit(X, y)
         if not guarantee_check and hasattr(algo, "_check_guarantee"):
             a_params = {**a_params, "guarantee_check": False}
         result = boost(instance, weak, algorithm=algo.name, max_iter=max_iter, solver=solver,

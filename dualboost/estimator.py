@@ -45,8 +45,10 @@ from .model_io import (
 )
 from .oracles.base import combined_scores
 from .oracles.kernel import KernelHypothesis
+from .oracles.learners import EstimatorHypothesis
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
+from .oracles.trees import Tree
 from .params import DEFAULT_NU_FRAC, sample_weight_unsupported
 from .registry import load_formulation
 from .result import BoostResult
@@ -80,6 +82,8 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
     constant stump, a raw feature whose training range is one value) read none and count nowhere.
     A kernel hypothesis ``<x_i, x> / s`` reads every nonzero feature of its training row x_i and
     splits its weight among them in proportion to ``|x_ij|`` (an all-zero row counts nowhere).
+    A tree splits its weight evenly among its internal nodes (a feature tested twice counts
+    twice); an estimator's hypothesis by the fitted estimator's ``feature_importances_``.
     """
     out = np.zeros(int(n_features))
     for w, h in zip(np.asarray(weights, dtype=float), hypotheses):
@@ -88,6 +92,16 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
             if share.sum() > 0:
                 np.add.at(out, np.asarray(h.features, dtype=np.intp),
                           abs(w) * share / share.sum())
+            continue
+        if isinstance(h, Tree):  # its weight split evenly among its internal nodes' features
+            internal = [j for j in h.feature if j >= 0]
+            for j in internal:
+                out[j] += abs(w) / len(internal)
+            continue
+        if isinstance(h, EstimatorHypothesis):  # the fitted estimator's own importances
+            own = getattr(h.estimator, "feature_importances_", None)
+            if own is not None and np.size(own) == out.size and np.sum(own) > 0:
+                out += abs(w) * np.asarray(own, dtype=float) / np.sum(own)
             continue
         if isinstance(h, Stump) and h.is_constant:
             continue
@@ -101,7 +115,7 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
 
 #: Oracles whose hypotheses can predict on new data. "finite" is excluded: its hypotheses are
 #: columns of a matrix given on the training examples and have no meaning for a new x.
-ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw", "kernel")
+ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw", "kernel", "tree", "tree2_exact")
 
 #: defaults of the two shortcuts that always hold a value (see the class docstring)
 DEFAULT_EPS = 0.01
@@ -147,14 +161,28 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         (3.6)). None uses the formulation's theoretical default (``max(2 B / eps, sigma / 2)``,
         for ERLPBoost thesis §3.2.5: ``max((2/eps) ln(N/nu), 1/2)``). Passed only when set: with
         a formulation that does not declare eta (LPBoost) a value is a ValueError at ``fit``.
-    oracle : {"stumps", "raw", "kernel"}, default="stumps"
+    oracle : {"stumps", "raw", "kernel", "tree", "tree2_exact"}, default="stumps"
         The weak learner: exact best decision stumps; signed features rescaled to [-1, 1]
         with the training range; or ``"kernel"``, the SVM hypotheses of the thesis (§5):
         every training row x_i as a linear classifier ``h_i(x) = <x_i, x> / s`` and its
         negation, scaled by ``s = max_n ||x_n||^2`` over the training rows so that every
         training value lies in [-1, 1] (Cauchy-Schwarz) and clipped to [-1, 1] on new data.
         Each oracle call costs two sparse products ``X (X^T r)``, O(nnz(X)); the N x N kernel
-        matrix is never formed.
+        matrix is never formed. ``"tree"``: greedy decision trees with leaves +-1 on
+        quantile-binned features (options in ``oracle_params``: ``max_depth``, default 3,
+        ``max_bins``, default 255, ``criterion``, "edge" or "gini"), a heuristic for depth >= 2;
+        ``"tree2_exact"``: the tree of maximum edge over all depth-2 trees (option
+        ``max_bins``, default 32), exact (docs/theory.md, "Heuristic oracles").
+    oracle_params : dict or None, default=None
+        Options of the oracle named by ``oracle`` (see there); never modified.
+    estimator : scikit-learn estimator or None, default=None
+        Any estimator whose ``fit`` takes ``sample_weight`` (scikit-learn's AdaBoost
+        convention), e.g. ``DecisionTreeClassifier(max_depth=3)``: each oracle call fits a clone
+        on the training data with ``sample_weight = d`` and proposes its +-1 predictions (or
+        their negation, whichever has the larger edge). A heuristic: the certificates hold over
+        the hypotheses found. Its hypotheses are fitted estimators, which the JSON model cannot
+        hold: save such a model with pickle or joblib. With ``estimator`` set, ``oracle`` must
+        stay "stumps" (the default) and ``oracle_params`` None.
     stopping : {"practical", "simple"} or None, default=None
         Stopping rule of the ``erlpboost`` algorithm (thesis §3.2.2 / §3.2.1; None: its default,
         ``"practical"``). Passed only when set: the ``lpboost`` algorithm has the one rule of
@@ -268,6 +296,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         algorithm: str | None = None,
         params: dict | None = None,
         time_limit: float | None = None,
+        oracle_params: dict | None = None,
+        estimator: object = None,
     ) -> None:
         self.formulation = formulation
         self.nu_frac = nu_frac
@@ -280,6 +310,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         self.algorithm = algorithm
         self.params = params
         self.time_limit = time_limit
+        self.oracle_params = oracle_params
+        self.estimator = estimator
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -304,6 +336,16 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         if self.oracle not in ESTIMATOR_ORACLES:
             raise ValueError(
                 f"oracle must be one of {ESTIMATOR_ORACLES}, got {self.oracle!r}")
+        if self.oracle_params is not None and not isinstance(self.oracle_params, dict):
+            raise ValueError(f"oracle_params must be a dict or None, got "
+                             f"{type(self.oracle_params).__name__}")
+        if self.estimator is not None:
+            if self.oracle != "stumps" or self.oracle_params:
+                raise ValueError("estimator= replaces the oracle: leave oracle at 'stumps' and "
+                                 "oracle_params at None")
+            from .oracles.learners import check_weak_estimator
+
+            check_weak_estimator(self.estimator)
         # The engine would truncate 2.5 to 2 silently; an estimator parameter should not.
         if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral) \
                 or self.max_iter < 1:
@@ -417,7 +459,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             formulation=formulation, algorithm=self.algorithm,
             params=params,
             nu=nu, eps=self.eps if use_eps else None, eta=self.eta, stopping=self.stopping,
-            oracle=self.oracle, max_iter=self.max_iter, solver=self.solver,
+            oracle=self._oracle(), oracle_params=None if self.estimator is not None else
+            self.oracle_params, max_iter=self.max_iter, solver=self.solver,
             time_limit=None if self.time_limit is None else float(self.time_limit),
         )
         self.result_: BoostResult = result
@@ -452,6 +495,17 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                                            code=str(entry.get("code"))), stacklevel=2)
         return self
 
+    def _oracle(self):
+        """The oracle ``run`` gets: the name, or an estimator oracle around a clone of
+        ``estimator`` (never the user's object: the oracle fits clones of it)."""
+        if self.estimator is None:
+            return self.oracle
+        from sklearn.base import clone
+
+        from .oracles.learners import EstimatorOracle
+
+        return EstimatorOracle(clone(self.estimator))
+
     def _apply_sample_weight(self, X, y, sample_weight, formulation, params):
         """(X, y, weights) for ``fit``: rows of weight 0 dropped and their weights, where the
         formulation declares ``sample_weight``; else the rows repeated by their integer weights
@@ -463,7 +517,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight is given twice (as fit's argument and in params)")
         keep = sw > 0
         y = np.asarray(y)
-        if any(p.name == "sample_weight" for p in formulation.params):
+        integer = np.all(np.abs(sw - np.rint(sw)) <= 1e-9 * np.maximum(1.0, np.abs(sw)))
+        # with estimator=, integer weights repeat rows: the weighted fits of the estimator break
+        # exact ties by rounding, so only the same rows give the same proposals
+        repeat = self.estimator is not None and integer
+        if any(p.name == "sample_weight" for p in formulation.params) and not repeat:
             X, y, sw = X[keep], y[keep], sw[keep]
             if np.unique(y).size != 2:
                 raise ValueError("the rows of positive sample_weight hold one class only: "
@@ -580,6 +638,11 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         the same decision values, bit for bit.
         """
         check_is_fitted(self)
+        if self.estimator is not None:
+            raise DualBoostInputError(
+                f"a model with estimator={type(self.estimator).__name__}(...) cannot go into the "
+                "JSON model (its hypotheses are fitted estimators); save it with pickle or "
+                "joblib (joblib.dump(model, 'model.joblib'))")
         params = {k: (str(v) if isinstance(v, os.PathLike) else v)
                   for k, v in self.get_params(deep=False).items()}
         names = getattr(self, "feature_names_in_", None)
@@ -623,6 +686,8 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
                 params["nu_frac"] = min(1.0, float(doc["nu"]) / float(doc["N"]))
             if doc.get("oracle") in ESTIMATOR_ORACLES:  # e.g. --oracle kernel: refit the same
                 params["oracle"] = doc["oracle"]
+                if isinstance(doc.get("oracle_params"), dict):  # --oracle tree --param ...
+                    params["oracle_params"] = dict(doc["oracle_params"])
         valid = cls().get_params(deep=False)
         est = cls(**{k: v for k, v in params.items() if k in valid})
         est.classes_ = np.asarray(model.classes)

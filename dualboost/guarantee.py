@@ -143,11 +143,15 @@ def _regularizer_constants(formulation: Any) -> tuple[float, float] | None:
 
 
 def run_guarantee(result: Any, formulation: Any = None) -> Guarantee | None:
-    """The :class:`Guarantee` of a finished run; None when it has no eps.
+    """The :class:`Guarantee` of a finished run; None when it has no eps, or when its oracle is
+    heuristic (``result.oracle_exact`` False: no whole-class promise is made).
 
     ``formulation`` (the instance that ran) supplies B and sigma of a regularized formulation;
     without it an ``erlpboost`` run is assumed to use the default eta (eps_eff <= eps).
     """
+    if not getattr(result, "oracle_exact", True):
+        # gamma_hat >= g needs an exact oracle: a heuristic one's run promises nothing about g
+        return None
     params = getattr(result, "parameters", {}) or {}
     eps = params.get("eps")
     if eps is None or not _states_soft_margin(str(getattr(result, "algorithm", "") or "")):

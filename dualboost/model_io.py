@@ -39,6 +39,7 @@ from .oracles.base import Hypothesis, combined_scores
 from .oracles.kernel import KernelHypothesis
 from .oracles.raw import RawFeature
 from .oracles.stumps import Stump
+from .oracles.trees import Tree
 from .result import TIE_TOLERANCE
 
 __all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
@@ -46,7 +47,7 @@ __all__ = ["SavedModel", "encode_against", "labels_for_scores", "load_model",
            "to_jsonable", "train_error"]
 
 #: the hypothesis types a saved model can rebuild (``describe()["type"]``)
-PREDICTING_TYPES = ("stump", "raw", "kernel")
+PREDICTING_TYPES = ("stump", "raw", "kernel", "tree")
 
 
 
@@ -189,6 +190,12 @@ def hypothesis_from_dict(entry: Any, q: int) -> Hypothesis:
         return RawFeature(feature, _sign(entry.get("sign"), f"{where}.sign"), lo, hi)
     if kind == "kernel":
         return _kernel_from_dict(entry, where)
+    if kind == "tree":
+        return _tree_from_dict(entry, where)
+    if kind == "estimator":
+        raise DualBoostInputError(
+            f"model: {where} is a fitted scikit-learn estimator (estimator=...), which the JSON "
+            "model cannot hold; save such a model with pickle or joblib")
     if kind == "column":
         raise DualBoostInputError(
             f"model: {where} is a column of a given hypothesis matrix (oracle 'finite': "
@@ -221,11 +228,47 @@ def _kernel_from_dict(entry: dict, where: str) -> KernelHypothesis:
                             tuple(vals), n_features)
 
 
+def _tree_from_dict(entry: dict, where: str) -> Tree:
+    """A tree from its description: flat arrays ``feature`` (-1 at a leaf), ``threshold`` (null
+    at a leaf), ``left``, ``right`` (children of internal nodes, each after its parent) and
+    ``value`` (+-1 at the leaves), node 0 the root."""
+    arrays = {k: entry.get(k) for k in ("feature", "threshold", "left", "right", "value")}
+    sizes = {len(v) if isinstance(v, list) else -1 for v in arrays.values()}
+    if len(sizes) != 1 or sizes == {-1} or sizes == {0}:
+        raise DualBoostInputError(f"model: {where} needs 'feature', 'threshold', 'left', "
+                                  "'right' and 'value', five non-empty arrays of one length")
+    m = sizes.pop()
+    feature, threshold, left, right, value = [], [], [], [], []
+    for i in range(m):  # over the tree's nodes
+        j = arrays["feature"][i]
+        if isinstance(j, bool) or not isinstance(j, int) or j < -1:
+            raise DualBoostInputError(f"model: {where}.feature[{i}] must be an integer >= -1")
+        feature.append(j)
+        if j >= 0:
+            threshold.append(_number(arrays["threshold"][i], f"{where}.threshold[{i}]"))
+            kids = [arrays["left"][i], arrays["right"][i]]
+            if any(isinstance(c, bool) or not isinstance(c, int) or not i < c < m
+                   for c in kids):
+                raise DualBoostInputError(f"model: {where} node {i}: children must be node "
+                                          f"indices after it, below {m}")
+            left.append(kids[0])
+            right.append(kids[1])
+        else:
+            threshold.append(0.0)
+            left.append(-1)
+            right.append(-1)
+        value.append(_number(arrays["value"][i], f"{where}.value[{i}]") if j < 0
+                     else float(arrays["value"][i] or 0.0))
+    return Tree(tuple(feature), tuple(threshold), tuple(left), tuple(right), tuple(value))
+
+
 def hypothesis_width(h: Hypothesis) -> int:
     """The number of feature columns a hypothesis needs: its feature + 1 (stump, raw) or the
     training width (kernel: it reads the whole row)."""
     if isinstance(h, KernelHypothesis):
         return h.n_features
+    if isinstance(h, Tree):
+        return max(h.feature) + 1 if max(h.feature) >= 0 else 1
     return int(h.feature) + 1
 
 
@@ -458,6 +501,9 @@ def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | N
         "kkt_seconds": result.kkt_seconds,
         "oracle_seconds": result.oracle_seconds,
         "warnings": list(result.warnings),
+        # what the certificates cover: "whole class" (an exact oracle) or "hypotheses found"
+        # (a heuristic one: no whole-class statement; docs/theory.md, "Heuristic oracles")
+        "certificate": getattr(result, "certificate_scope", "whole class"),
         "weights": result.weights,
         "hypotheses": [_describe(h) for h in result.hypotheses],
         "history": _history(result),

@@ -145,6 +145,15 @@ class BoostResult:
     #: -1 on an even split (the rule of ``dualboost predict`` and the estimator; set by
     #: :func:`dualboost.api.run` from the training labels)
     tie_label: float = -1.0
+    #: whether the oracle was exact (its best edges maximal over the whole class); False: the
+    #: certificates hold over the hypotheses found, and no whole-class statement is made
+    #: (:func:`dualboost.engine.label_relative`, docs/theory.md "Heuristic oracles")
+    oracle_exact: bool = True
+
+    @property
+    def certificate_scope(self) -> str:
+        """``"whole class"`` (exact oracle) or ``"hypotheses found"`` (heuristic oracle)."""
+        return "whole class" if self.oracle_exact else "hypotheses found"
 
     @property
     def iterations(self) -> int:

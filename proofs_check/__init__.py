@@ -70,6 +70,7 @@ from .sss import (
     check_sss_squared_norm_pair,
     check_sss_theorem7_monotonicity,
 )
+from .trees import check_exact_depth2_tree
 
 __all__ = ["ALL_CHECKS", "CheckResult", "run_all", "run_check"]
 
@@ -116,6 +117,7 @@ ALL_CHECKS: list[Callable[[], CheckResult]] = [
     check_adaboost_l1_inequality,  # 15b: 1'w <= 1/T -> (15) with r >= 0 (F1b)
     check_logitboost_l1_dual,  # 15c: (32) -> (30) -> (31) -> R, R*
     check_hinge_duals,  # 16: (21) -> (22) = lpboost at nu = 1/D (I33); (27) as a member (I32)
+    check_exact_depth2_tree,  # 17: the exact depth-2 tree oracle against every depth-2 tree
 ]
 
 

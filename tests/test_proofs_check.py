@@ -47,6 +47,7 @@ from proofs_check.lpboost import (
     soft_margin_closed_form,
 )
 from proofs_check.result import sym_equal
+from proofs_check.trees import check_exact_depth2_tree
 
 
 def _accuracy_sign_slip(rows, y):
@@ -105,6 +106,8 @@ WRONG_VARIANTS = [
     functools.partial(check_family_range_bounds, mistake="binary_without_plus_one"),
     functools.partial(check_family_moduli, mistake="tsallis_sigma_q"),
     functools.partial(check_family_moduli, mistake="l2_sigma_N"),
+    # the exact depth-2 tree with its right child never split
+    functools.partial(check_exact_depth2_tree, mistake="right_leaf"),
 ]
 
 

@@ -103,15 +103,20 @@ def add_parser(sub: Any) -> None:
                             "max(2 B / eps, sigma / 2); docs/theory.md)")
 
     weak = fit.add_argument_group("weak learner").add_mutually_exclusive_group()
-    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel"), default=None,
+    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel", "tree", "tree2_exact"),
+                      default=None,
                       help="hypothesis class searched by the exact oracle, each with its "
                            "negation: stumps (decision stumps, the default), raw (each feature "
                            "rescaled to [-1, 1] by its training range), kernel (SVM "
                            "hypotheses, thesis §5: each training row x_i as h_i(x) = <x_i, x> "
                            "/ s with s = max_n ||x_n||^2 over the training rows, so every "
                            "training value is in [-1, 1]; on new data clipped to [-1, 1]; "
-                           "O(nnz) per oracle call, sparse data stay sparse). Built-in "
-                           "instances with their own hypotheses use those")
+                           "O(nnz) per oracle call, sparse data stay sparse), tree (greedy "
+                           "trees with leaves +-1 on binned features, --param max_depth=3, "
+                           "max_bins=255, criterion=edge|gini; heuristic: certificates over the "
+                           "trees found), tree2_exact (the best depth-2 tree, exact; --param "
+                           "max_bins=32). Built-in instances with their own hypotheses use "
+                           "those")
     weak.add_argument("--hypotheses", metavar="FILE.npy", default=None,
                       help="an N x J matrix of hypothesis predictions in [-1, 1] saved with "
                            "numpy.save; makes the oracle pick the best of these J columns")
@@ -266,10 +271,18 @@ def _fit_params(args: argparse.Namespace, formulation_cls: type,
 
     given: dict[str, Any] = {}
     labels: dict[str, str] = {}
+    from ..oracles import ORACLE_PARAMS
+
+    # the chosen oracle's options (--oracle tree --param max_depth=3) go to the oracle
+    oracle_names = set(ORACLE_PARAMS.get(args.oracle or "stumps", ()))
+    args.oracle_params = {}
     for text in args.param:
         name, value = parse_param_text(text)
-        if name in given:
+        if name in given or name in args.oracle_params:
             raise CLIError(f"--param {name} is given twice")
+        if name in oracle_names:
+            args.oracle_params[name] = value
+            continue
         given[name], labels[name] = value, f"--param {name}"
     shortcuts = {"nu": ("--nu" if args.nu is not None else "--nu-frac",
                         args.nu if args.nu is not None else args.nu_frac),
@@ -379,6 +392,7 @@ def run(args: argparse.Namespace) -> int:
                 eps=args.eps, eta=args.eta,
                 stopping=args.stopping,
                 oracle=args.oracle or "stumps",  # ignored by run() when hypotheses is given
+                oracle_params=getattr(args, "oracle_params", None) or None,
                 hypotheses=hypotheses,
                 max_iter=args.max_iter,
                 solver=args.solver,
@@ -416,6 +430,7 @@ def run(args: argparse.Namespace) -> int:
         "formulation_spec": args.formulation,
         "label": args.label,
         "oracle": oracle,
+        "oracle_params": getattr(args, "oracle_params", None) or None,
         "hypotheses_file": args.hypotheses,
         "max_iter": args.max_iter,
         "time_limit": args.time_limit,

@@ -57,7 +57,12 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int)
     if oracle == "kernel" and len(scales) == 1:  # say how the SVM hypotheses were scaled
         oracle = (f"kernel (h_i(x) = <x_i, x> / s, s = max_n ||x_n||^2 = {fmt(scales.pop())}; "
                   "clipped to [-1, 1] on new data)")
+    if doc.get("oracle_params"):
+        oracle = f"{oracle} ({', '.join(f'{k}={v}' for k, v in doc['oracle_params'].items())})"
     row("oracle", oracle)
+    if doc.get("certificate") == "hypotheses found":  # a heuristic oracle (docs/theory.md)
+        row("certificate", "relative to the hypotheses found (heuristic oracle): no "
+                           "whole-class bound gamma_hat >= g, no early stop")
     row("stopping", doc["stopping"])
     solves = sum(1 for r in doc["history"] if r.get("solved"))
     extra = sum(r.get("extra_columns", 0) for r in doc["history"] if r.get("solved"))

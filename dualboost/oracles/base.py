@@ -49,6 +49,13 @@ class Oracle(ABC):
     #: Short name used by :func:`dualboost.oracles.make_oracle` and in reports.
     name: str = ""
 
+    #: Whether ``best(d)`` is a hypothesis of maximum edge over the whole class. Only then is
+    #: each best edge an upper bound on the soft-margin optimum g over the class (weak duality
+    #: of (2.2)/(2.3)), so that gamma_hat = min_t edge^t >= g, "soft margin >= g - eps" and the
+    #: early stops that read them hold (docs/theory.md L5, "Heuristic oracles"); a heuristic
+    #: oracle (False) keeps every certificate over the hypotheses it found.
+    exact: bool = True
+
     _n_examples: int | None = None
 
     @property

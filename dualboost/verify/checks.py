@@ -1292,6 +1292,9 @@ def run_rows(result, f: Formulation, tol: float, full_lp: float | None,
         if not getattr(algorithm, "soft_margin_guarantee", True):
             return not_applicable(f"{result.algorithm} states its stop on its own problem's "
                                   "value (its claims), not on the soft margin (2.2)")
+        if not getattr(result, "oracle_exact", True):
+            return not_applicable("the oracle is heuristic: the certificate is relative to the "
+                                  "hypotheses found (docs/theory.md, Heuristic oracles)")
         if full_lp is None:
             return not_applicable(full_lp_note or "the oracle cannot enumerate its class")
         if result.columns.shape[1] == 0:
