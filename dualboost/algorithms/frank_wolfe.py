@@ -329,6 +329,9 @@ class FrankWolfeAlgorithm(Algorithm):
         #: stop early when the eps-guarantee is certified empty or weak (_check_guarantee)
         self.guarantee_check = bool(guarantee_check)
         self.last_step_seconds = 0.0
+        #: work so far and the last step's (totally_corrective.solve_work: a step passes over
+        #: the N x t columns once, MLPBoost's LP counts as a solve reporting no iterations)
+        self.work = self.last_work = 0.0
         # the base class sets each parameter as an attribute: "step" would hide the method
         self.step_rule = self.values["step"]
         del self.step
@@ -444,7 +447,7 @@ class FrankWolfeAlgorithm(Algorithm):
 
         elapsed = time.perf_counter() - self.started
         if not (self.guarantee_check and self.stopping == "certified"
-                and guarantee_check_due(elapsed, self.k, self.last_step_seconds)):
+                and guarantee_check_due(self.work, self.k, self.last_work)):
             return False
         verdict = guarantee_verdict(self.min_edge, self.eps)
         if verdict is None:
@@ -481,6 +484,11 @@ class FrankWolfeAlgorithm(Algorithm):
 
     def _finish(self, record: IterationRecord, tick: float, j: int, new: bool) -> IterationRecord:
         record.master_seconds = self.last_step_seconds = time.perf_counter() - tick
+        from .totally_corrective import solve_work
+
+        self.last_work = (solve_work(self.U.size, 1)
+                          + (solve_work(self.U.size, None) if self.secondary else 0.0))
+        self.work += self.last_work
         record.solved = True
         self.new_column = new  # the loop keeps no second hypothesis for a column held already
         if not new:
