@@ -26,7 +26,7 @@ def boost(
     *,
     algorithm: str | None = None,
     stopping: str | None = None,
-    max_iter: int = 1000,
+    max_iter: int | None = None,
     solver: str | None = None,
     gap_tol: float | None = None,
     kkt: bool = True,
@@ -59,8 +59,11 @@ def boost(
         raise DualBoostInputError(f"stopping must be one of {STOPPING_RULES}, got {stopping!r}")
     runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, master=master,
                  **algorithm_params)
+    if max_iter is None:  # the algorithm's own default (corrective: from its iteration bound)
+        max_iter = runner.default_max_iter()
     result = run_loop(runner, oracle, max_iter=max_iter, progress=progress,
                       time_limit=time_limit)
+    result.max_iter = int(max_iter)
     if master == "auto" and solver is None:
         result.warnings = list(result.warnings) + slow_path_warnings(formulation, result)
     return result
