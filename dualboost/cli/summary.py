@@ -93,6 +93,8 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int 
     symbols = {"nu": "ν", "eps": "ε", "eta": "η"} if greek else {}
     lines = []
     solves = sum(1 for r in doc["history"] if r.get("solved"))
+    if (doc.get("history_records") or 0) > len(doc["history"]):  # a thinned history
+        solves = doc["history_records"]
     count = "hypotheses" if "T" in doc["parameters"] else "T"
     cls_name = doc.get("formulation_class") or doc["formulation"]
     named = (f"{doc['formulation']} (class name {cls_name!r})"
