@@ -104,7 +104,7 @@ def run(
     stopping: str | None = None,
     algorithm: str | None = None,
     params: Mapping[str, Any] | None = None,
-    max_iter: int = 1000,
+    max_iter: int | None = None,
     solver: str | None = None,
     kkt: bool = True,
     master: str = "auto",
@@ -147,10 +147,15 @@ def run(
     (:mod:`dualboost.threads`: more threads gain a few percent alone and cost 3x with two
     fits on two cores).
 
+    ``max_iter`` (None: the algorithm's default): at most that many master steps; the default
+    is 1000, and a corrective algorithm's own iteration bound capped at 100000 (the
+    corrective algorithms need thousands of O(N) steps; :meth:`Algorithm.default_max_iter`).
+
     ``guarantee_check=False`` keeps LPBoost (Algorithm 2.1) and ERLPBoost (Algorithm 3.2) (also
     SoftBoost/TotalBoost, Algorithm 3.1, and ``fw``/``mlpboost``) running to their own stopping
-    rule when, once the guarantee check is due (after 10 s and 100 master solves, or after
-    20 s), the eventual guarantee is already certified empty or weak
+    rule when, once the guarantee check is due (after a fixed amount of master work, counted in
+    matrix entries and solver iterations, never on the clock), the eventual guarantee is
+    already certified empty or weak
     (docs/theory.md, "Stopping early"); by default they stop there with status
     ``"vacuous_guarantee"`` / ``"weak_guarantee"`` (LPBoost also ``"degenerate_lp"``) and the
     remedy.

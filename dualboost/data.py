@@ -461,6 +461,10 @@ MAX_LINE_BYTES = 16 << 20
 #: file (plus MIN_WIDTH_ALLOWANCE): a 15-byte line "1 2000000000:1" would otherwise make the
 #: oracles allocate per-feature arrays of 16 GB
 WIDTH_PER_BYTE, MIN_WIDTH_ALLOWANCE = 16, 1 << 20
+#: an explicit n_features beyond that allowance is refused when it is also more than this many
+#: times the file's own width (a model's width on a test file of fewer features still passes):
+#: --n-features 1e12 was killed for memory at 23 GB, 1e7 took 1.6 GB for 200 rows
+WIDTH_FACTOR = 1000
 
 # bytes that do not occur in text: C0 controls other than tab, newlines, vertical tab, form
 # feed and carriage return (UTF-8 never produces them inside a multi-byte character)
@@ -595,6 +599,7 @@ def read_csv(path: Path, choose: Callable[[list[str], bool], tuple[list[int], in
             has_header = _is_header(first[1], None if second is None else second[1])
             if has_header:
                 names = [c if c else f"column_{j + 1}" for j, c in enumerate(first[1])]
+                _refuse_duplicates(names, name)
                 pending = [] if second is None else [second]
             else:
                 names = [f"column_{j + 1}" for j in range(len(first[1]))]
@@ -629,6 +634,19 @@ def read_csv(path: Path, choose: Callable[[list[str], bool], tuple[list[int], in
                  else np.array(uniques, dtype=str))
         labels = table[codes[:count]]
     return CsvData(names, has_header, list(features), label, X, labels)
+
+
+def _refuse_duplicates(names: list[str], name: str) -> None:
+    """A header naming two columns alike is an error: the model records its features by name,
+    and a file with two columns of one name cannot be read back unambiguously (a model fitted
+    on it was refused by ``predict`` on its own training file)."""
+    seen: dict[str, int] = {}
+    for j, column in enumerate(names):
+        if column in seen:
+            raise DualBoostInputError(
+                f"CSV file {name} has two columns named {column[:ECHO_CHARS]!r} (columns "
+                f"{seen[column] + 1} and {j + 1}); rename one")
+        seen[column] = j
 
 
 def _is_header(first: list[str], second: list[str] | None) -> bool:
@@ -885,6 +903,13 @@ def read_libsvm(path: Path, *, n_features: int | None = None, index_base: int | 
     if index_base == 1:
         raw = sp.csr_matrix(raw[:, 1:])
     if n_features is not None:
+        if n_features > allowance and n_features > WIDTH_FACTOR * (width + 1):
+            raise DualBoostInputError(
+                f"n_features = {n_features} is implausible for LIBSVM file {name} "
+                f"({path.stat().st_size} bytes, largest feature index "
+                f"{width - 1 + index_base}): every feature up to it costs memory (about "
+                f"{n_features * 8 / 1e9:.3g} GB a per-feature array); give the training data's "
+                "width")
         if width > n_features:
             top = width - 1 + index_base
             raise DualBoostInputError(

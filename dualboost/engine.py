@@ -26,7 +26,7 @@ def boost(
     *,
     algorithm: str | None = None,
     stopping: str | None = None,
-    max_iter: int = 1000,
+    max_iter: int | None = None,
     solver: str | None = None,
     gap_tol: float | None = None,
     kkt: bool = True,
@@ -64,10 +64,13 @@ def boost(
         algorithm_params["guarantee_check"] = False
     runner = cls(formulation, solver=solver, gap_tol=gap_tol, kkt=kkt, master=master,
                  **algorithm_params)
+    if max_iter is None:  # the algorithm's own default (corrective: from its iteration bound)
+        max_iter = runner.default_max_iter()
     result = run_loop(runner, oracle, max_iter=max_iter, progress=progress,
                       time_limit=time_limit)
     if not exact:
         label_relative(result, oracle)
+    result.max_iter = int(max_iter)
     if master == "auto" and solver is None:
         result.warnings = list(result.warnings) + slow_path_warnings(formulation, result)
     return result

@@ -200,8 +200,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         ``clone`` need every constructor argument to be a named attribute), so the parameters a
         formulation adds travel in this one dict. nu, eps, eta and stopping are set through
         their own arguments above, not here. The dict is never modified.
-    max_iter : int, default=1000
-        Maximum number of master solves. Reaching it emits a
+    max_iter : int or None, default=None
+        Maximum number of master solves; None: the algorithm's default (1000, or a corrective
+        algorithm's iteration bound capped at 100000). Reaching it emits a
         :class:`~sklearn.exceptions.ConvergenceWarning`.
     time_limit : float or None, default=None
         Seconds (> 0) after which the fit ends, inside a master solve too, once its first master
@@ -291,7 +292,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         eta: float | None = None,
         oracle: str = "stumps",
         stopping: str | None = None,
-        max_iter: int = 1000,
+        max_iter: int | None = None,
         solver: str | None = None,
         algorithm: str | None = None,
         params: dict | None = None,
@@ -347,8 +348,9 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
 
             check_weak_estimator(self.estimator)
         # The engine would truncate 2.5 to 2 silently; an estimator parameter should not.
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral) \
-                or self.max_iter < 1:
+        if self.max_iter is not None and (isinstance(self.max_iter, bool)
+                                          or not isinstance(self.max_iter, Integral)
+                                          or self.max_iter < 1):
             raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
         limit = self.time_limit
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, Real)

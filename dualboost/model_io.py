@@ -439,10 +439,34 @@ def _objective_as_printed(result: Any) -> dict | None:
 HISTORY_VECTOR_LIMIT = 250_000
 
 
+#: the JSON keeps at most this many history records: a longer history (a corrective run of
+#: 45,000 steps wrote 57 MB) keeps its first HISTORY_HEAD records, its last HISTORY_TAIL, every
+#: record with a ``notice``, and evenly spaced ones between (``history_records`` says how many
+#: there were; each kept record has its own ``t``). About 1 kB a record: a few MB at most
+HISTORY_RECORD_LIMIT = 4000
+HISTORY_HEAD = 1000
+HISTORY_TAIL = 1000
+
+
+def thinned(records: list) -> list:
+    """At most about :data:`HISTORY_RECORD_LIMIT` of ``records`` (see there), in order."""
+    n = len(records)
+    if n <= HISTORY_RECORD_LIMIT:
+        return records
+    middle = range(HISTORY_HEAD, n - HISTORY_TAIL)
+    room = HISTORY_RECORD_LIMIT - HISTORY_HEAD - HISTORY_TAIL
+    stride = max(1, math.ceil(len(middle) / max(room, 1)))
+    keep = [i for i in middle if (i - HISTORY_HEAD) % stride == 0
+            or getattr(records[i], "notice", None)]
+    return (records[:HISTORY_HEAD] + [records[i] for i in keep]
+            + records[n - HISTORY_TAIL:])
+
+
 def _history(result: Any) -> list[dict]:
-    """``history`` of the JSON document, its per-iteration d and point dropped (null) when
-    together larger than :data:`HISTORY_VECTOR_LIMIT` numbers."""
-    records = list(getattr(result, "history", []) or [])
+    """``history`` of the JSON document: thinned (:data:`HISTORY_RECORD_LIMIT`), its
+    per-iteration d and point dropped (null) when together larger than
+    :data:`HISTORY_VECTOR_LIMIT` numbers."""
+    records = thinned(list(getattr(result, "history", []) or []))
 
     def size(record: Any) -> int:
         point = getattr(record, "point", None) or {}
@@ -507,6 +531,7 @@ def result_to_json(result: Any, *, data: str, y: Any = None, tie_sign: float | N
         "weights": result.weights,
         "hypotheses": [_describe(h) for h in result.hypotheses],
         "history": _history(result),
+        "history_records": len(getattr(result, "history", []) or []),
     }
     if extra:
         doc.update(extra)

@@ -18,8 +18,13 @@ CONVERGED_VACUOUS = "converged_vacuous"
 #: the stopping rule held but the combined hypothesis is 0 within round-off on most training
 #: examples (its predictions there are noise; dualboost.guarantee)
 CONVERGED_DEGENERATE = "converged_degenerate"
-#: every status whose run stopped by its own rule (``success`` is True exactly for these)
+#: every status whose run stopped by its own rule
 CONVERGED_STATUSES = (CONVERGED, CONVERGED_VACUOUS, CONVERGED_DEGENERATE)
+#: a stagewise baseline (AdaBoost, Arc-Gv) that ran the rounds it was given: its planned end
+#: (it has no certified stop at nu > 1), finished, not "not converged"
+ROUNDS_COMPLETED = "rounds_completed"
+#: every status of a finished run (``success`` is True exactly for these; exit status 0)
+FINISHED_STATUSES = CONVERGED_STATUSES + (ROUNDS_COMPLETED,)
 
 
 @dataclass

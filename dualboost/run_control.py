@@ -105,8 +105,10 @@ class RunControl:
         #: certified (before that there is no bracket to keep, so the first solve completes)
         self.armed = True
         #: an algorithm's early-stop test, asked at every pulse inside a solve (seconds since
-        #: the start -> None or (status, message)); its verdict interrupts the solve
-        self.stop_check: Callable[[float], tuple[str, str] | None] | None = None
+        #: the start, the solver's iterations in this solve or None -> None or (status,
+        #: message)); its verdict interrupts the solve. The algorithms' tests read the
+        #: iterations (work), not the seconds: a fit does not depend on the machine's load
+        self.stop_check: Callable[..., tuple[str, str] | None] | None = None
         self.early_stop: tuple[str, str] | None = None
 
     # -- the clock ----------------------------------------------------------------------------
@@ -158,7 +160,7 @@ class RunControl:
         if not check:
             return self.deadline is not None and self.armed and now >= self.deadline
         if self.stop_check is not None and self.armed and self.early_stop is None:
-            self.early_stop = self.stop_check(now - self.start)
+            self.early_stop = self.stop_check(now - self.start, iterations)
         return (self.deadline is not None and self.armed and now >= self.deadline
                 or self.early_stop is not None)
 

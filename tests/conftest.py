@@ -61,15 +61,15 @@ def hard_margin_file(tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def _no_wall_clock_early_stop(monkeypatch):
-    """The guarantee check (docs/theory.md, 'Stopping early') starts by the wall clock, so on a
-    loaded machine it could end a test's run before the run's own rule and change its T. Tests
-    get their runs' own rules; those that test the check set its clocks themselves
+def _no_early_stop(monkeypatch):
+    """The guarantee check (docs/theory.md, 'Stopping early') falls due after a deterministic
+    amount of master work; tests get their runs' own rules, so that a larger test instance does
+    not change what they check. Those that test the check set its bounds themselves
     (tests/test_guarantee_stop.py's ``check_at_once``), which overrides this."""
     from dualboost.algorithms import totally_corrective as tc
 
-    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 1e6)
-    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SLOW_SECONDS", 2e6)
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_WORK", 1e30)
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SLOW_WORK", 2e30)
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def check_at_once(monkeypatch):
     early'): for the tests of the check itself."""
     from dualboost.algorithms import totally_corrective as tc
 
-    monkeypatch.setattr(tc, "GUARANTEE_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(tc, "GUARANTEE_CHECK_WORK", 0.0)
     monkeypatch.setattr(tc, "GUARANTEE_CHECK_SOLVES", 1)
 
 

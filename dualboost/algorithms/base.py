@@ -21,7 +21,7 @@ from ..errors import DualBoostInputError
 from ..formulation import Formulation, Multipliers
 from ..margins import soft_margin
 from ..params import Param, resolve_params
-from ..result import BoostResult, IterationRecord
+from ..result import ROUNDS_COMPLETED, BoostResult, IterationRecord
 from ..run_control import EarlyStop, RunControl, TimeLimitReached, running
 
 
@@ -171,11 +171,25 @@ class Algorithm(ABC):
         algorithm's (row A1 is then not applicable)."""
         return None
 
+    #: max_iter is the run's plan, not a limit (the stagewise baselines): a run that reaches it
+    #: ends ROUNDS_COMPLETED (finished, exit 0), not "max_iter"
+    rounds_are_the_plan: bool = False
+
+    def default_max_iter(self) -> int:
+        """The iterations a run gets when the user gives no ``max_iter``: DEFAULT_MAX_ITER, or
+        an algorithm's own (the corrective algorithms size it from their iteration bound)."""
+        return DEFAULT_MAX_ITER
+
     def describe(self) -> dict:
         return {"algorithm": self.name, **self.values}
 
 
-def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
+#: the iterations (master steps) of a run without an explicit max_iter, for the algorithms
+#: whose stop comes within it on ordinary data (the totally corrective ones: tens to hundreds)
+DEFAULT_MAX_ITER = 1000
+
+
+def run_loop(algorithm: Algorithm, oracle, *, max_iter: int | None = None,
              progress: Callable[[IterationRecord], None] | None = None,
              time_limit: float | None = None) -> BoostResult:
     """Run ``algorithm`` with a fitted ``oracle`` for at most ``max_iter`` master steps.
@@ -195,6 +209,8 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
     master solve, so the bracket Theta <= optimum <= P of that solve still holds. An interrupt
     before any master solve was certified is re-raised (there is nothing to keep).
     """
+    if max_iter is None:
+        max_iter = algorithm.default_max_iter()
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise DualBoostInputError(f"max_iter must be a positive integer, got {max_iter!r}")
     if time_limit is not None:
@@ -293,6 +309,11 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
     # there would lose the run); they read the time left (ERLPBoost's P_LP^T took 1.5 s past
     # a 20 s limit at N = 1e4, and may take up to half the fit's time)
     algorithm.time_left = control.remaining()
+    if algorithm.status == "max_iter" and algorithm.rounds_are_the_plan:
+        algorithm.status = ROUNDS_COMPLETED
+        algorithm.message = (f"ran the max_iter = {max_iter} rounds it was given (a stagewise "
+                             "baseline's planned end; its soft margin is reported against the "
+                             "LP over its columns, not certified against g)")
     out = algorithm.output()
     f = algorithm.formulation
     kept = hypotheses[:out.kept]
@@ -308,7 +329,7 @@ def run_loop(algorithm: Algorithm, oracle, *, max_iter: int = 1000,
         psi=out.point.get("psi"),
         beta=out.point.get("beta"),
         history=history,
-        success=algorithm.status == "converged",
+        success=algorithm.status in ("converged", ROUNDS_COMPLETED),
         status=algorithm.status,
         message=algorithm.message,
         primal_objective=out.primal_objective,

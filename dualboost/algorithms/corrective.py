@@ -100,6 +100,12 @@ class _Point:
     target_f: float = 0.0
 
 
+#: the largest default max_iter of a corrective algorithm (its iteration bound, usually far
+#: above what it needs, is capped here); the history the JSON keeps of so long a run is thinned
+#: (dualboost.model_io.HISTORY_RECORD_LIMIT)
+CORRECTIVE_MAX_ITER = 100_000
+
+
 class _Corrective(Algorithm):
     """The shared iteration (module docstring); subclasses give d(w) and the stopping rule."""
 
@@ -237,6 +243,21 @@ class _Corrective(Algorithm):
         from .corrective_claims import stated_bound
 
         return stated_bound(cls.name, str(params.get("stop", "gap")), formulation)
+
+    def default_max_iter(self) -> int:
+        """Its own iteration bound (docs/theory.md; docs/corrective.md V12) when that is above
+        the general default, capped at CORRECTIVE_MAX_ITER: a corrective step is O(N) plus the
+        oracle, and these algorithms need thousands of them (issue 31: 4.6k, 11.6k and 45k
+        steps on a 270-example set at nu/N = 0.5, eps = 0.02, where 1000 ended max_iter)."""
+        from .base import DEFAULT_MAX_ITER
+
+        try:
+            bound = type(self).stated_iteration_bound(self.formulation, self.values)
+        except Exception:  # a user's formulation without the constants: the general default
+            bound = None
+        if bound is None or not math.isfinite(bound):
+            return CORRECTIVE_MAX_ITER
+        return int(min(max(math.ceil(bound), DEFAULT_MAX_ITER), CORRECTIVE_MAX_ITER))
 
 
 def _warm_projection(logits: np.ndarray, nu: float, log_scale: float | None

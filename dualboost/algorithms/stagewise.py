@@ -188,6 +188,9 @@ class _Stagewise(Algorithm):
                     "(lpboost)")
         return None
 
+    #: max_iter rounds is the usual stop of a stagewise method (ROUNDS_COMPLETED, finished)
+    rounds_are_the_plan = True
+
     def __init__(self, formulation, **kwargs):
         super().__init__(formulation, **kwargs)
         self.started = time.perf_counter()

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..formulation import Certificate, Formulation
 from ..masters.highs_lp import DEGENERATE_LP_VALUE
-from ..masters.highs_run import GUARD_NONZEROS
+from ..masters.highs_run import GUARD_NONZEROS, pivot_passes
 from ..params import Param
 from ..result import IterationRecord
 from ..run_control import TimeLimitReached, current
@@ -60,28 +60,46 @@ KKT_FRACTION = 1.0
 KKT_MIN_SECONDS = 1.0
 
 #: Both algorithms check their guarantee (_TotallyCorrective._check_guarantee, docs/theory.md
-#: "Stopping early") once the fit has run GUARANTEE_CHECK_SECONDS and made
-#: GUARANTEE_CHECK_SOLVES master solves, or has run GUARANTEE_CHECK_SLOW_SECONDS whatever the
-#: number of solves. A run that ends within GUARANTEE_CHECK_SECONDS is never checked (it stops
-#: by its own rule; the diagnostics flag an empty guarantee at the end), so short runs stay
-#: deterministic; 100 solves keep fast runs of many cheap solves (a9a's 79 even on a busy
-#: machine) on their rule; the second clock is for slow solves (LPBoost on a degenerate LP at
-#: N = 1e4-1e5: a handful of solves per 10 s), which would never reach 100 solves
-GUARANTEE_CHECK_SECONDS = 10.0
+#: "Stopping early") once the fit has done GUARANTEE_CHECK_WORK units of master work and made
+#: GUARANTEE_CHECK_SOLVES master solves, or has done GUARANTEE_CHECK_SLOW_WORK units whatever the
+#: number of solves. Work, never the clock: a fit is a function of its data and parameters,
+#: whatever the machine's load (issue 31: the same fit twice gave T = 137 and 135 when the check
+#: fell due on the wall clock); only a time limit given by the user reads the clock. One unit
+#: is one entry of the master's matrix (N x t) visited once: a solve costs N t times its
+#: solver's iterations (simplex pivots, Newton steps; :data:`UNREPORTED_ITERATIONS` for a solver
+#: that reports none, cvxpy's interior point methods), see :func:`solve_work`. Calibrated on a
+#: 2-core machine to about 10 s and 20 s of master solves (a simplex pivot or Newton step over
+#: N t entries: ~2e8 units a second). A run that ends within GUARANTEE_CHECK_WORK is never
+#: checked (it stops by its own rule; the diagnostics flag an empty guarantee at the end);
+#: 100 solves keep fast runs of many cheap solves (a9a's 79) on their rule; the second bound is
+#: for slow solves (LPBoost on a degenerate LP at N = 1e4-1e5: a handful of solves of many
+#: pivots each), which would never reach 100 solves
+GUARANTEE_CHECK_WORK = 2e9
 GUARANTEE_CHECK_SOLVES = 100
-GUARANTEE_CHECK_SLOW_SECONDS = 20.0
+GUARANTEE_CHECK_SLOW_WORK = 4e9
+#: the iterations counted for a master solve whose solver reports none (an interior point
+#: method's typical count)
+UNREPORTED_ITERATIONS = 25
 
 
-def guarantee_check_due(elapsed: float, solves: int, last_solve: float = 0.0) -> bool:
-    """Whether the guarantee check runs after ``elapsed`` seconds of fitting and ``solves``
-    master solves (see GUARANTEE_CHECK_SECONDS). ``last_solve`` is the last master solve's
-    seconds: a run whose next solve, as long as the last one, would end past
-    GUARANTEE_CHECK_SLOW_SECONDS is checked now rather than after it (LPBoost at N = 1e5: one
-    degenerate solve of 15-30 s, and the check would otherwise wait for the second)."""
-    if elapsed < GUARANTEE_CHECK_SECONDS:
+def solve_work(entries: int, iterations: int | None) -> float:
+    """The work units of one master solve over ``entries`` = N t matrix entries with the
+    solver's ``iterations`` (None: :data:`UNREPORTED_ITERATIONS`): a deterministic count."""
+    its = UNREPORTED_ITERATIONS if iterations is None else max(int(iterations), 1)
+    return float(entries) * its
+
+
+def guarantee_check_due(work: float, solves: int, last_work: float = 0.0) -> bool:
+    """Whether the guarantee check runs after ``work`` units of master work (:func:`solve_work`)
+    and ``solves`` master solves (see GUARANTEE_CHECK_WORK). ``last_work`` is the last master
+    solve's work: a run whose next solve, as costly as the last one, would end past
+    GUARANTEE_CHECK_SLOW_WORK is checked now rather than after it (LPBoost at N = 1e5: one
+    degenerate solve of many pivots, and the check would otherwise wait for the second).
+    Never reads the clock."""
+    if work < GUARANTEE_CHECK_WORK:
         return False
     return (solves >= max(GUARANTEE_CHECK_SOLVES, 1)
-            or elapsed + max(last_solve, 0.0) >= GUARANTEE_CHECK_SLOW_SECONDS)
+            or work + max(last_work, 0.0) >= GUARANTEE_CHECK_SLOW_WORK)
 
 
 #: a run still going when its guarantee check falls due is told how far its stop is, once, when
@@ -285,7 +303,9 @@ class _TotallyCorrective(Algorithm):
         #: (solves, the stopping quantity) after each solve, for the slow-progress note
         self._trace: list[tuple[int, float]] = []
         self._noticed = False
-        self.last_solve_seconds = 0.0  # the last master solve's (guarantee_check_due)
+        self.last_solve_seconds = 0.0  # the last master solve's (the slow-progress note)
+        #: master work so far and the last solve's (solve_work; guarantee_check_due)
+        self.work = self.last_work = 0.0
         self.cert: Certificate | None = None
         self.min_edge = np.inf  # gamma_hat_t = min_q u^q . d^{q-1}
         #: the KKT recovery's and the master solves' seconds so far, and the master step after
@@ -305,12 +325,15 @@ class _TotallyCorrective(Algorithm):
         # moment the check falls due: a Python call per simplex pivot costs short runs. A large
         # LP can outlast it from any start (N = 1e5, LPBoost: after two sifted solves of 1-2 s
         # the whole LP's first solve took 41 s, unwatched), and its solves are watched anyway
-        # (Ctrl-C, dualboost.masters.highs_run.GUARD_NONZEROS)
+        # (Ctrl-C, dualboost.masters.highs_run.GUARD_NONZEROS). Whether it is asked, and what
+        # it answers, depend on work counts only (the pivots of the solve under way)
         if (control is not None and self.guarantee_check and self.solves >= 1
-                and (tick - self.started + max(self.last_solve_seconds, 1.0)
-                     >= GUARANTEE_CHECK_SECONDS or U_t.size >= GUARD_NONZEROS)):
-            control.stop_check = (lambda elapsed, t=record.t, began=tick - self.started:
-                                  self._verdict_in_solve(t, elapsed, max(elapsed - began, 0.0)))
+                and (self.work + max(self.last_work, float(U_t.size)) >= GUARANTEE_CHECK_WORK
+                     or U_t.size >= GUARD_NONZEROS)):
+            control.stop_check = (lambda elapsed, iterations=None, t=record.t, size=U_t.size:
+                                  self._verdict_in_solve(
+                                      t, elapsed, 0.0 if iterations is None
+                                      else solve_work(size, pivot_passes(iterations))))
         if self.master is not None:
             try:
                 solved = self.master.solve(U_t, self.gap_tol)
@@ -321,14 +344,18 @@ class _TotallyCorrective(Algorithm):
             solver_d, multipliers = cert.d, solved.multipliers or cert.point
             record.path, record.solver, record.status = (solved.path or self.master.path,
                                                          solved.solver, solved.status)
+            iterations = solved.iterations
         else:
             model, cert, solve_record = f.solve_primal(U_t, self.gap_tol, solver=self.solver)
             solver_d, multipliers = model.values()["d"], model.multipliers()
             record.path, record.solver, record.status = ("reference", solve_record.solver,
                                                          solve_record.status)
             record.attempts = [vars(a) for a in solve_record.attempts]
+            iterations = None
         record.master_seconds = self.last_solve_seconds = time.perf_counter() - tick
         self.master_total += record.master_seconds
+        self.last_work = solve_work(U_t.size, iterations)
+        self.work += self.last_work
         control = current()
         # the KKT recovery is a diagnostic: past the run's time limit it is skipped (the
         # solve is certified without it), so the limit holds; and once it has cost more than
@@ -370,8 +397,7 @@ class _TotallyCorrective(Algorithm):
         A run that goes on is told once (``record.notice``) when its stop is far off at its
         present rate (:meth:`_slow_notice`)."""
         if not (self.guarantee_check and may_solve and self.solves >= 1 and
-                guarantee_check_due(time.perf_counter() - self.started, self.solves,
-                                    self.last_solve_seconds)):
+                guarantee_check_due(self.work, self.solves, self.last_work)):
             return False
         self._check_guarantee(t)
         if not self.done and record is not None and not self._noticed:
@@ -422,10 +448,13 @@ class _TotallyCorrective(Algorithm):
                           ) -> tuple[str, str] | None:
         """The guarantee check asked from inside master solve t once it is due (a degenerate
         LP's solve can take minutes): (status, message) when it would stop the run, else None.
-        Its inputs (gamma_hat, the last certified solve) do not change during the solve."""
+        ``in_solve`` is the work of the solve under way so far (its pivots, :func:`solve_work`);
+        ``elapsed`` (seconds) is not read: the check falls due on work alone. Its inputs
+        (gamma_hat, the last certified solve) do not change during the solve."""
         # the solve under way counts as the "last solve" of guarantee_check_due: once it has
-        # run so long that, had it ended, the next as long would pass the slow clock
-        if self.solves < 1 or not guarantee_check_due(elapsed, self.solves, in_solve):
+        # done so much work that, had it ended, the next as costly would pass the slow bound
+        if self.solves < 1 or not guarantee_check_due(self.work + in_solve, self.solves,
+                                                      in_solve):
             return None
         verdict = self._guarantee_verdict(t)
         if verdict is None:

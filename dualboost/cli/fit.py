@@ -127,9 +127,12 @@ def add_parser(sub: Any) -> None:
                            "simple (delta^t, thesis 3.2.1) or practical (delta~^t, 3.2.2; its "
                            "default); the lpboost algorithm has one rule (Alg. 2.1) and no "
                            "such parameter")
-    loop.add_argument("--max-iter", type=positive_int, default=1000, metavar="T",
-                      help="at most T master solves (default 1000); a run stopped there is not "
-                           "converged: exit status 3, the JSON is still written")
+    loop.add_argument("--max-iter", type=positive_int, default=None, metavar="T",
+                      help="at most T master solves (default: the algorithm's own, 1000, or "
+                           "for the corrective algorithms their iteration bound capped at "
+                           "100000); a run of a certified algorithm stopped there is not "
+                           "converged: exit status 3, the JSON is still written; a stagewise "
+                           "baseline (adaboost, arc_gv) that ran its T rounds finished")
     loop.add_argument("--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
                       help="end the run at SECONDS, inside a master solve too, once its first "
                            "master solve is done (status time_limit, exit 3); the last "
@@ -158,6 +161,10 @@ def add_parser(sub: Any) -> None:
                           "the cumulative distribution of the training margins with the soft "
                           "margin and nu marked; the format follows the extension (png, pdf, "
                           "svg, ...)")
+    out.add_argument("--verbose", action="store_true",
+                     help="print the full summary table and every warning's full text (by "
+                          "default a few lines, one per warning or note with its code; the "
+                          "JSON keeps the full text either way)")
     out.add_argument("--quiet", action="store_true",
                      help="print only warnings and errors (no progress line, no summary "
                           "table); the exit status and --json are unchanged")
@@ -432,7 +439,7 @@ def run(args: argparse.Namespace) -> int:
         "oracle": oracle,
         "oracle_params": getattr(args, "oracle_params", None) or None,
         "hypotheses_file": args.hypotheses,
-        "max_iter": args.max_iter,
+        "max_iter": getattr(result, "max_iter", args.max_iter),
         "time_limit": args.time_limit,
         "test_data": args.test,
         "feature_names": None if n_features is None else _named(dataset),
@@ -456,12 +463,19 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         from .summary import print_summary
 
-        print_summary(result, doc, oracle=oracle, max_iter=args.max_iter)
-    for warning in doc.get("warnings") or []:  # also rows of the summary; one line each here
-        if isinstance(warning, dict):
+        print_summary(result, doc, oracle=oracle,
+                      max_iter=getattr(result, "max_iter", args.max_iter),
+                      verbose=args.verbose)
+    from .summary import diagnostic_line
+
+    for warning in doc.get("warnings") or []:  # also lines of the summary; one line each here
+        kind, line = diagnostic_line(warning)
+        if args.verbose and isinstance(warning, dict):
             print_warning(f"{warning.get('code', '')}: {warning.get('message', '')}")
-        else:
-            print_warning(warning)
+        elif kind == "warning":
+            print_warning(line)
+        elif args.quiet:  # a note is in the summary (and the JSON); with --quiet one line here
+            print(f"{PROG}: note: {line}", file=sys.stderr, flush=True)
     if not result.success:  # the converged* statuses stopped by their rule (exit 0)
         wrote = f"; the report is in {args.json}" if args.json is not None else ""
         print(f"{PROG}: not converged ({result.status}): {one_line(result.message)}{wrote}",

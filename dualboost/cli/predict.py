@@ -83,12 +83,15 @@ def run(args: argparse.Namespace) -> int:
     lines = ["prediction,score"] + [f"{_label_text(p)},{float(v)!r}"
                                     for p, v in zip(predictions, scores)]
     text = "\n".join(lines) + "\n"
+    # the labels are checked before anything is written: a label the model never saw is an
+    # error (exit 2) that leaves no predictions file behind (write_text renames a complete
+    # temporary file into place)
+    truth = (encode_against(data.labels, model.classes) if data.labels is not None else None)
     if args.out is not None:
         write_text(args.out, text, "--out")
     else:
         sys.stdout.write(text)
-    if data.labels is not None:
-        truth = encode_against(data.labels, model.classes)
+    if truth is not None:
         correct = int(np.sum(encode_against(predictions, model.classes) == truth))
         n = truth.size
         print(f"accuracy {correct / n:.4f} ({correct} of {n} correct, error "

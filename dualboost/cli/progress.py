@@ -27,7 +27,7 @@ class Progress:
     line every ``PLAIN_EVERY`` iterations so that logs stay readable.
     """
 
-    def __init__(self, *, stopping: str, max_iter: int, enabled: bool = True):
+    def __init__(self, *, stopping: str, max_iter: int | None, enabled: bool = True):
         self.stopping = stopping
         self.max_iter = max_iter
         self.enabled = enabled
@@ -65,7 +65,9 @@ class Progress:
         theta, delta = ("Θ", "δ") if self.greek else ("Theta", "delta")
         rec = self.last
         if rec is None:
-            return f"starting (max {self.max_iter} iterations)  {elapsed:7.1f}s"
+            most = ("the algorithm's default" if self.max_iter is None
+                    else str(self.max_iter))
+            return f"starting (max {most} iterations)  {elapsed:7.1f}s"
         value = rec.delta_simple if self.stopping == "simple" else rec.delta_practical
         # The last ERLPBoost record is never solved (h^t is discarded): show P^t(d^{t-1}).
         primal = rec.primal if rec.solved else rec.primal_before

@@ -46,6 +46,10 @@ class MasterSolve:
     seconds: float = 0.0
     #: the path that ran when it is not the master's own: "reference" for a fallback
     path: str | None = None
+    #: the solver's iterations in passes over the N x t matrix (a Newton step is one, a simplex
+    #: pivot dualboost.masters.highs_run.PIVOT_PASSES), None when it reports none: the fit's
+    #: work count (the guarantee check falls due on work, never on the clock)
+    iterations: int | None = None
 
 
 class Master(ABC):

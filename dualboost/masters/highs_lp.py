@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import Master, MasterSolve
-from .highs_run import HIGHS_OPTIONS, pivot_limit, run_optimal
+from .highs_run import HIGHS_OPTIONS, pivot_limit, pivot_passes, run_optimal
 from .lp_rows import EdgeRows, add_edge_rows, soft_margin_model, sparse_lines
 from .sifting import off_bounds, sifted_soft_margin_lp
 
@@ -145,7 +145,8 @@ class HighsLPMaster(Master):
         return MasterSolve(certificate=certificate,
                            multipliers={"w": sifted.w, "psi": sifted.psi, "beta": sifted.beta},
                            solver="HIGHS", status=f"optimal (sifting: {sifted.rounds} rounds, "
-                           f"{sifted.working_set} of {self.N} examples)")
+                           f"{sifted.working_set} of {self.N} examples)",
+                           iterations=pivot_passes(sifted.pivots))
 
     # -- the HiGHS model ----------------------------------------------------------------------
     def _build(self) -> None:
@@ -214,4 +215,5 @@ class HighsLPMaster(Master):
         self._support = off_bounds(d, np.asarray(getattr(f, "cap", 1.0 / self.nu), dtype=float))
         return MasterSolve(certificate=certificate,
                            multipliers={"w": w, "psi": psi, "beta": beta}, solver="HIGHS",
-                           status=f"optimal (warm dual simplex, {iterations} pivots)")
+                           status=f"optimal (warm dual simplex, {iterations} pivots)",
+                           iterations=pivot_passes(iterations))

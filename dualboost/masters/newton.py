@@ -618,7 +618,8 @@ class ProjectedNewtonMaster(Master):
         self._last = (t, self._columns_generation, self.w, value, d, g)
         status = "optimal" if math.isfinite(cert.gap) else "optimal; certificate not finite"
         return MasterSolve(certificate=cert, multipliers=multipliers, solver="newton",
-                           status=status, seconds=time.perf_counter() - tick)
+                           status=status, seconds=time.perf_counter() - tick,
+                           iterations=self.iterations)
 
     def _certify(self, U: np.ndarray, w: np.ndarray) -> Certificate:
         """``formulation.certify(U, {"w": w})``, without evaluating the best response again

@@ -57,7 +57,8 @@ class ZeroColumnMaster(Master):
         multipliers["w"], multipliers["slack"] = w_all[1:], float(w_all[0])
         return MasterSolve(certificate=certificate, multipliers=multipliers,
                            solver=solved.solver, status=solved.status,
-                           seconds=time.perf_counter() - tick, path=solved.path)
+                           seconds=time.perf_counter() - tick, path=solved.path,
+                           iterations=solved.iterations)
 
 
 class UnnormalizedNewtonMaster(ProjectedNewtonMaster):

@@ -27,6 +27,7 @@ result is not trusted on its own: the caller certifies it with the formulation's
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +50,8 @@ class SiftedLP:
     working_set: int
     #: the examples off their bounds (0 < d_n < cap_n): the next working set's core
     support: np.ndarray | None = None
+    #: simplex pivots over all rounds (the fit's work count)
+    pivots: int = 0
 
 
 def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None = None,
@@ -99,6 +102,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
     h = None
     in_model = np.zeros(0, dtype=int)  # the examples that are columns of h, in column order
     control = current()  # the run's time limit and progress hook (dualboost.run_control)
+    pivots = 0.0  # the rounds' pivots, each weighted by its working set's share of N
     for rounds in range(1, max_rounds + 1):
         if control is not None:
             control.check(f"sifting round {rounds}")
@@ -132,6 +136,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
         if not run_optimal(h, what=f"HiGHS dual simplex, sifting round {rounds} "
                                    f"({working.size} of {N} examples)"):
             return None
+        pivots += int(h.getInfo().simplex_iteration_count) * in_model.size / max(N, 1)
         solution = h.getSolution()
         w, beta = rows.multipliers(np.asarray(solution.row_dual, dtype=float))
         reduced = beta + U @ w  # z_n for every example
@@ -144,7 +149,7 @@ def sifted_soft_margin_lp(U: np.ndarray, nu: float, w_start: np.ndarray | None =
             at_cap = d >= cap * (1.0 - 1e-12)
             psi = np.where(at_cap, np.clip(-reduced, 0.0, None), 0.0)
             return SiftedLP(d=d, w=w, psi=psi, beta=beta, rounds=rounds, working_set=s,
-                            support=off_bounds(d, cap))
+                            support=off_bounds(d, cap), pivots=int(math.ceil(pivots)))
         # the most violated first, a batch at a time: admitting every violator of a poor first
         # guess makes the working set a large part of the whole LP
         violation = np.where(entering, np.abs(reduced), 0.0)
