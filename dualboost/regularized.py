@@ -472,7 +472,8 @@ class RegularizedLPBoost(Formulation):
         cls.params = (NU, EPS) + weights + (D0,) + tuple(cls.extra_params) + (eta,)
         declared = declared_cones(cls)
         cls.capabilities = Capabilities(strictly_convex=True,
-                                        cones=("lp",) + (declared or ("exp",)),
+                                        cones=("lp",) + (declared if declared is not None
+                                                         else ("exp",)),
                                         closed_forms=tuple(cls.fast_paths),
                                         primal_form="regularized")
 

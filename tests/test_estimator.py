@@ -141,7 +141,8 @@ def test_clone_get_set_params():
     params = est.get_params()
     assert params == {"formulation": "lpboost", "nu_frac": 0.3, "eps": 0.05, "eta": None,
                       "oracle": "stumps", "stopping": None, "max_iter": 7,
-                      "solver": None, "algorithm": None, "params": None, "time_limit": None}
+                      "solver": None, "algorithm": None, "params": None, "time_limit": None,
+                      "oracle_params": None, "estimator": None}
     twin = clone(est)
     assert twin is not est and twin.get_params() == params
     assert twin.set_params(oracle="raw", eta=2.0, params={"q": 0.3}) is twin

@@ -242,7 +242,7 @@ def test_estimator_kernel_predicts_and_matches_sparse_and_saved(tmp_path):
 @pytest.mark.parametrize("oracle", ["finite", "kernels", "svm"])
 def test_estimator_refuses_an_oracle_that_cannot_predict(oracle):
     X, y = _sparse_problem(3, 40)
-    with pytest.raises(ValueError, match=r"oracle must be one of \('stumps', 'raw', 'kernel'\)"):
+    with pytest.raises(ValueError, match=r"oracle must be one of \('stumps', 'raw', 'kernel'[,)]"):
         DualBoostClassifier(oracle=oracle).fit(X, y)
 
 
@@ -252,7 +252,7 @@ def test_estimator_refuses_an_oracle_that_cannot_predict(oracle):
 def test_fit_help_states_the_scale_and_the_clipping(capsys):
     assert main(["fit", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "{stumps,raw,kernel}" in text
+    assert "{stumps,raw,kernel" in text
     assert "s = max_n ||x_n||^2 over the training rows" in text
     assert "on new data clipped to [-1, 1]" in text
 

@@ -30,7 +30,7 @@ from dualboost.verify import main
 FORMULATIONS = Path(formulations.__file__).parent
 INSTANCES = "quick"
 #: catalogue ids of the checks that judge the formulation itself (not a solver's status)
-FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPWI]\d+|E11|G1|SL\d+|CG\d+)$")
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPWIM]\d+|E11|G1|SL\d+|CG\d+)$")
 
 #: variant id -> (expected, got, failing check ids, seconds); filled by test_mutation
 RESULTS: dict[str, tuple[str, str, list[str], float]] = {}

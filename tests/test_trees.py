@@ -30,8 +30,8 @@ from dualboost.estimator import DualBoostClassifier
 from dualboost.guarantee import run_guarantee
 from dualboost.model_io import load_model
 from dualboost.oracles import ORACLE_NAMES, make_oracle
-from dualboost.oracles.learners import reweight_ensemble, reweighted_scores
 from dualboost.oracles.trees import ExactDepth2TreeOracle, TreeOracle, bin_features
+from dualboost.reweight import reweight_ensemble, reweighted_scores
 
 
 def small_data(seed: int, n: int = 60, f: int = 3):

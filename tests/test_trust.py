@@ -497,7 +497,8 @@ def test_quiet_prints_no_summary(tmp_path, capsys):
     captured = capsys.readouterr()
     assert code == 0
     assert captured.out == ""
-    assert all(line.startswith(("dualboost: warning: ", "dualboost: error: "))
+    assert all(line.startswith(("dualboost: warning: ", "dualboost: error: ",
+                                "dualboost: note: "))
                for line in captured.err.splitlines()), captured.err
     code = main(["fit", "--data", "worst_case:8", "--formulation", "lpboost"])
     assert "train error" in capsys.readouterr().out  # without --quiet: the summary

@@ -119,6 +119,14 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int 
     cert = (f"  certificate: P = {fmt(doc['primal_objective'])} {ge} optimum {ge} {theta} = "
             f"{fmt(doc['dual_objective'])} (gap {fmt(doc['duality_gap'], '.3g')})")
     lines.append(cert)
+    if doc.get("certificate") == "hypotheses found":  # a heuristic oracle (docs/theory.md)
+        lines.append("    relative to the hypotheses found (heuristic oracle): no whole-class "
+                     "bound, no early stop")
+    scales = {h.get("scale") for h in doc["hypotheses"]
+              if isinstance(h, dict) and h.get("type") == "kernel"}
+    if oracle == "kernel" and len(scales) == 1:  # how the SVM hypotheses were scaled
+        lines.append(f"  kernel: h_i(x) = <x_i, x> / s, s = max_n ||x_n||^2 = "
+                     f"{fmt(scales.pop())}; clipped to [-1, 1] on new data")
     margin = f"  soft margin of w: {fmt(doc['soft_margin'])}"
     if doc.get("certified_gap") is not None:
         margin += f" (certified gap to the best, {fmt(doc['certified_gap'], '.3g')})"

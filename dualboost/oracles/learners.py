@@ -180,35 +180,5 @@ class _LabelsToSigns:
         return f"member({self.member!r})"
 
 
-def reweight_ensemble(ensemble: Any, X: Any, y: Any, **run_kwargs: Any):
-    """Re-solve the weights of a fitted ensemble's members by any formulation.
-
-    The members (:func:`ensemble_hypotheses`) give an N x J prediction matrix on (X, y), the
-    finite class of :class:`FiniteColumnOracle`; :func:`dualboost.api.run` solves it (keyword
-    arguments such as ``formulation``, ``nu_frac``, ``eps`` are passed on). The result is certified
-    over the members (the class is finite and the oracle exact). Returns ``(result,
-    hypotheses)``: ``result.weights[q]`` weighs ``hypotheses[result.hypotheses[q].index]``, and
-    ``combined_scores`` / :func:`reweighted_scores` predict on new data.
-    """
-    from ..api import run
-    from ..data import encode_labels
-
-    y = np.asarray(y)
-    y_pm, classes = encode_labels(y)
-    hyps = ensemble_hypotheses(ensemble, classes=list(classes))
-    H = np.column_stack([h.predict(X) for h in hyps])
-    result = run(None, y_pm, hypotheses=H, **run_kwargs)
-    return result, hyps
-
-
-def reweighted_scores(result: Any, hypotheses: list, X: Any) -> np.ndarray:
-    """f(x) = sum_q w_q h_{j_q}(x) of a :func:`reweight_ensemble` result on new rows X."""
-    out = np.zeros(X.shape[0])
-    for weight, col in zip(result.weights, result.hypotheses):
-        out = out + weight * hypotheses[col.index].predict(X)
-    return out
-
-
 __all__ = ["EstimatorHypothesis", "EstimatorOracle", "FiniteColumnOracle",
-           "check_weak_estimator", "ensemble_hypotheses", "reweight_ensemble",
-           "reweighted_scores", "supports_sample_weight"]
+           "check_weak_estimator", "ensemble_hypotheses", "supports_sample_weight"]

@@ -44,7 +44,7 @@ __all__ = ["Row", "scaled", "DualityChecks", "run_rows", "lp_value"]
 PASS, FAIL, NA = "pass", "FAIL", "n/a"
 #: catalogue ids of the rows that judge the formulation itself (not a solver's status, a setup
 #: or the coverage verdict): docs/theory.md
-FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPWI]\d+|E11|G1|SL\d+|CG\d+)$")
+FORMULATION_CHECK = re.compile(r"^(?:[DKCFRTLSPWIM]\d+|E11|G1|SL\d+|CG\d+)$")
 #: a row no solver could decide: a solver did not reach the accuracy asked on a reference
 #: model, which says nothing about the formulation (not a FAIL; counted apart)
 UNDECIDED = "undecided"
