@@ -1115,6 +1115,14 @@ DECLARED_FACTS = [
     _m("sss_hard_B_minus_2pct", "sss_smoothed_hard.py", "        return math.log(self.N)\n",
        "        return 0.98 * math.log(self.N)\n",
        "sss_smoothed_hard: B 2 % below ln N, which h reaches at a vertex"),
+    # borrowed fast masters: M1 compares them with the member's own models (a formulation row)
+    _m("sss_soft_borrows_lpboost_nu_plus_half", "sss_soft_margin.py",
+       "LPBoost(self.N, nu=self.nu, eps=self.eps)",
+       "LPBoost(self.N, nu=self.nu + 0.5, eps=self.eps)",
+       "sss_soft_margin's fast master is LPBoost at nu + 0.5, not nu"),
+    _m("sss_smoothed_borrows_erlpboost_eta_105", "sss_smoothed_soft.py",
+       "eta=1.0 / self.beta, eps=self.eps)", "eta=1.05 / self.beta, eps=self.eps)",
+       "sss_smoothed_soft's fast master is ERLPBoost at eta = 1.05/beta, not 1/beta"),
 ]
 
 MUTATIONS: list[Mutation] = (LPBOOST + ERLPBOOST + BINARY + L2_VARIANTS + TSALLIS
