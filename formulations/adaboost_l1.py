@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 
+import cvxpy as cp
 import numpy as np
 
 from dualboost.params import EPS, NU, Param
@@ -107,6 +108,24 @@ class AdaBoostL1(ERLPBoost):
     def objective_as_printed(self, primal: float, dual: float) -> dict:
         """Seed 002's objectives bracketed by the d-domain bracket (see the module docstring)."""
         return shen_li_values(primal, dual, float(self.T), self.N)
+
+    def printed_problems(self, U: np.ndarray) -> dict:
+        """Seed 002's problems as printed, as cvxpy models keyed like
+        :meth:`objective_as_printed` (the verifier's D6 solves each and checks that its optimum
+        lies in the printed bracket): (15) over u on the simplex, (5) over w_(5) >= 0 with the
+        l1 budget (``1'w = 1/T``; ``<= 1/T`` and ``r >= 0`` for the inequality budget)."""
+        U = self.check_columns(U)
+        N, t = U.shape
+        T = float(self.T)
+        u, r = cp.Variable(N, nonneg=True), cp.Variable()
+        rows = [U.T @ u <= r, cp.sum(u) == 1] + ([r >= 0] if self.inequality else [])
+        lp15 = cp.Problem(cp.Minimize(r - T * cp.sum(cp.entr(u))), rows)
+        w = cp.Variable(t, nonneg=True)
+        budget = cp.sum(w) <= 1.0 / T if self.inequality else cp.sum(w) == 1.0 / T
+        lse5 = cp.Problem(cp.Minimize(cp.log_sum_exp(-(U @ w))), [budget])
+        keys = list(self.objective_as_printed(0.0, 0.0))
+        return {next(k for k in keys if k.startswith("(15)")): lp15,
+                next(k for k in keys if k.startswith("(5)")): lse5}
 
     def master_r(self, U: np.ndarray, d: np.ndarray) -> float:
         """r of (15) at d: the largest edge of the columns (floored at 0 for the inequality

@@ -68,6 +68,21 @@ class LogitBoostL1(Formulation):
         return {"(31) min r + T sum [u log u + (1-u) log(1-u)]": [dual, primal],
                 "(32) min sum log(1 + exp(-y H w)), 1'w = 1/T": [-primal / T, -dual / T]}
 
+    def printed_problems(self, U: np.ndarray) -> dict:
+        """Seed 002's (31) over u in [0, 1]^N and (32) over w_(5) >= 0, 1'w = 1/T, as printed,
+        keyed like :meth:`objective_as_printed` (the verifier's D6)."""
+        U = self.check_columns(U)
+        N, t = U.shape
+        T = float(self.T)
+        u, r = cp.Variable(N), cp.Variable()
+        p31 = cp.Problem(cp.Minimize(r - T * cp.sum(cp.entr(u) + cp.entr(1 - u))),
+                         [U.T @ u <= r])
+        w = cp.Variable(t, nonneg=True)
+        p32 = cp.Problem(cp.Minimize(cp.sum(cp.logistic(-(U @ w)))), [cp.sum(w) == 1.0 / T])
+        keys = list(self.objective_as_printed(0.0, 0.0))
+        return {next(k for k in keys if k.startswith("(31)")): p31,
+                next(k for k in keys if k.startswith("(32)")): p32}
+
     # -- the declared math -------------------------------------------------------------------
     def regularizer(self, d):
         """R(d) = sum d ln d + (1 - d) ln(1 - d): the domain 0 <= d <= 1 is entr's."""

@@ -1115,6 +1115,12 @@ DECLARED_FACTS = [
     _m("sss_hard_B_minus_2pct", "sss_smoothed_hard.py", "        return math.log(self.N)\n",
        "        return 0.98 * math.log(self.N)\n",
        "sss_smoothed_hard: B 2 % below ln N, which h reaches at a vertex"),
+    # printed objectives (D6): each against the printed problem solved on its own
+    _m("sl_15_printed_without_shift", AD, "[value - shift for value in (dual, primal)]",
+       "[value for value in (dual, primal)]",
+       "Shen & Li's (15) printed without its T ln N shift"),
+    _m("lb_32_printed_times_T", LB, '[-primal / T, -dual / T]', '[-primal * T, -dual * T]',
+       "LogitBoost's (32) printed as -T Opt(31) instead of -Opt(31)/T"),
     # borrowed fast masters: M1 compares them with the member's own models (a formulation row)
     _m("sss_soft_borrows_lpboost_nu_plus_half", "sss_soft_margin.py",
        "LPBoost(self.N, nu=self.nu, eps=self.eps)",

@@ -444,6 +444,8 @@ class DualityChecks:
              ref("D4", eq), self.d4),
             ("D5", "the seed's problem as printed, solved, vs its value mapped from P: |diff|",
              ref("D5", eq), self.d5),
+            ("D6", "printed objectives vs the printed problems solved: distance to the "
+             "printed bracket", ref("D6", eq), self.d6),
             ("K1", "KKT recovery vs solver multipliers: max |diff| (P - Theta if not unique)",
              ref("K1", "thesis §3.2.4, App. A"), self.k1),
             ("K2", "complementary slackness, independent dual x primal: max |mult * slack|",
@@ -682,6 +684,41 @@ class DualityChecks:
         return diff, tolerance, diff <= tolerance, (
             f"seed optimum {seed:.10g} ({problem.status}); mapped from P, Theta: "
             f"{mapped[0]:.10g}, {mapped[1]:.10g}")
+
+    # D6 ----------------------------------------------------------------------------------------
+    def d6(self):
+        """Every number the formulation prints as a paper's objective (``objective_as_printed``
+        of the certified bracket) against an independent solve of the problem as printed
+        (``printed_problems(U)``, one cvxpy model per printed objective): the solved optimum must
+        lie in the printed bracket. Catches a lost shift (Shen & Li's (15) without T ln N) or a
+        wrong scale in what a user reads as the paper's number."""
+        f, U = self.f, self.U
+        printer = getattr(f, "objective_as_printed", None)
+        if not callable(printer):
+            return not_applicable("the formulation prints no paper's objective")
+        cert = self.certificate()
+        printed = printer(cert.primal_value, cert.dual_value)
+        models = getattr(f, "printed_problems", None)
+        problems = models(U) if callable(models) else {}
+        unchecked = [key for key in printed if key not in problems]
+        if unchecked:
+            return math.inf, None, False, (
+                f"printed without the problem to check it against: {'; '.join(unchecked)} "
+                "(declare printed_problems(U), one cvxpy model per printed objective)")
+        worst, tolerance, parts = 0.0, self.tol, []
+        for key, (low, high) in printed.items():
+            problem = problems[key]
+            solve(problem, f.capabilities.solver_kind, order=self.order)
+            if problem.value is None or not math.isfinite(problem.value):
+                raise StepFailed(f"the printed problem {key} did not solve ({problem.status})",
+                                 NA)
+            value = float(problem.value)
+            off = max(0.0, min(low, high) - value, value - max(low, high))
+            tol_here = scaled(self.tol, value, low, high)
+            if off / tol_here >= worst / tolerance:
+                worst, tolerance = off, tol_here
+            parts.append(f"{key}: solved {value:.10g}, printed [{low:.10g}, {high:.10g}]")
+        return worst, tolerance, worst <= tolerance, "; ".join(parts)
 
     # K1 ----------------------------------------------------------------------------------------
     def k1(self):

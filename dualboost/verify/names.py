@@ -52,6 +52,7 @@ SHORT: dict[str, tuple[str, str | None]] = {
     "S5": ("iteration bound", "bound - T >= 0"),
     "S6": ("SoftBoost strong duality", "max_t |Theta_S - Delta| <= tol"),
     "S7": ("on stop: P_LP^T", "P_LP^T - (gamma_hat_T - eps) >= -tol"),
+    "D6": ("printed objectives", "distance to the printed bracket <= tol"),
     "P1": ("parameter schema", "problems found = 0"),
     "W1": ("sample weights = repeated", "|P_weighted - P_repeated| <= tol"),
     # not formulation checks: the label says what failed or does not apply
