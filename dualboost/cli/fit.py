@@ -13,6 +13,7 @@ import argparse
 import math
 import sys
 import traceback
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +92,11 @@ def add_parser(sub: Any) -> None:
                          f"nu = max(1, {DEFAULT_NU_FRAC:g} N), the default of "
                          f"DualBoostClassifier (nu_frac={DEFAULT_NU_FRAC:g}); a starting point, "
                          "choose nu by cross-validation")
-    nu.add_argument("--nu-frac", type=float, default=None, metavar="FRAC",
+    nu.add_argument("--nu-frac", type=_nu_frac_arg, default=None, metavar="FRAC",
                     help=f"nu as a fraction of N, in (0, 1]: nu = FRAC * N (default "
-                         f"{DEFAULT_NU_FRAC:g}, see --nu)")
+                         f"{DEFAULT_NU_FRAC:g}, see --nu); 'auto': chosen by stratified 5-fold "
+                         "cross-validation (accuracy) among 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, "
+                         "then fitted on all the data (docs/choosing_nu.md)")
     model.add_argument("--eps", type=float, default=None,
                        help="shortcut for --param eps: target accuracy epsilon > 0 "
                             "(formulation default, 0.01 in the shipped ones)")
@@ -292,7 +295,8 @@ def _fit_params(args: argparse.Namespace, formulation_cls: type,
             continue
         given[name], labels[name] = value, f"--param {name}"
     shortcuts = {"nu": ("--nu" if args.nu is not None else "--nu-frac",
-                        args.nu if args.nu is not None else args.nu_frac),
+                        args.nu if args.nu is not None else
+                        (None if args.nu_frac == "auto" else args.nu_frac)),
                  "eps": ("--eps", args.eps), "eta": ("--eta", args.eta),
                  "stopping": ("--stopping", args.stopping)}
     names = dict(given)
@@ -308,6 +312,57 @@ def _fit_params(args: argparse.Namespace, formulation_cls: type,
         if schema[name].kind == "vector":
             given[name] = _vector_param(name, value)
     return given
+
+
+def _nu_frac_arg(text: str) -> float | str:
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number in (0, 1] or 'auto', got {text!r}") from None
+
+
+#: the folds of --nu-frac auto
+NU_AUTO_FOLDS = 5
+
+
+def _nu_by_cross_validation(args: argparse.Namespace, params: dict, dataset: Any,
+                            quiet: bool) -> tuple[float, dict]:
+    """nu / N of the best mean validation accuracy over stratified k-fold splits, among the
+    cross-validating estimator's grid (:data:`dualboost.estimator_cv.DEFAULT_NU_FRACS`); every
+    fit is deterministic (the early stop counts work, not seconds), so is the choice."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from ..estimator import DualBoostClassifier
+    from ..estimator_cv import DEFAULT_NU_FRACS
+
+    folds = StratifiedKFold(NU_AUTO_FOLDS, shuffle=True, random_state=0)
+    scores = []
+    for frac in DEFAULT_NU_FRACS:
+        if not quiet:
+            print(f"{PROG}: --nu-frac auto: {NU_AUTO_FOLDS}-fold cross-validation at nu_frac = "
+                  f"{frac:g}", file=sys.stderr, flush=True)
+        estimator = DualBoostClassifier(
+            formulation=args.formulation, nu_frac=frac, eps=0.01 if args.eps is None else args.eps,
+            eta=args.eta, oracle=args.oracle or "stumps", algorithm=args.algorithm,
+            params={k: v for k, v in params.items() if k != "nu"} or None,
+            max_iter=args.max_iter, solver=args.solver, time_limit=args.time_limit,
+            oracle_params=getattr(args, "oracle_params", None) or None)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scores.append(float(np.mean(cross_val_score(estimator, dataset.X, dataset.y,
+                                                        cv=folds))))
+    best = int(np.argmax(scores))  # the first (smallest nu) of equal scores
+    chosen = float(DEFAULT_NU_FRACS[best])
+    record = {"method": f"stratified {NU_AUTO_FOLDS}-fold cross-validation, accuracy",
+              "nu_fracs": list(DEFAULT_NU_FRACS), "mean_accuracy": scores, "nu_frac": chosen}
+    if not quiet:
+        curve = ", ".join(f"{f:g}: {a:.4f}" for f, a in zip(DEFAULT_NU_FRACS, scores))
+        print(f"{PROG}: --nu-frac auto chose nu_frac = {chosen:g} (mean validation accuracy "
+              f"{curve})", file=sys.stderr, flush=True)
+    return chosen, record
 
 
 def _default_nu(args: argparse.Namespace, params: dict, formulation_cls: type,
@@ -381,6 +436,16 @@ def run(args: argparse.Namespace) -> int:
         for note in test.notes:
             print_warning(f"--test: {note}")
 
+    nu_selection = None
+    if args.nu_frac == "auto":
+        declared = {p.name for p in (*formulation_cls.params, *algorithm_cls.params)}
+        if "nu" not in declared or "nu" in params:
+            raise CLIError("--nu-frac auto chooses nu, which this formulation does not take "
+                           "(or --param nu sets it)")
+        if oracle == "finite":
+            raise CLIError("--nu-frac auto cross-validates on held-out rows; the finite "
+                           "oracle's hypotheses are columns on the training examples only")
+        args.nu_frac, nu_selection = _nu_by_cross_validation(args, params, dataset, args.quiet)
     nu = args.nu
     default_nu = _default_nu(args, params, formulation_cls, algorithm_cls, dataset.N)
     if default_nu is not None:
@@ -445,6 +510,7 @@ def run(args: argparse.Namespace) -> int:
         "feature_names": None if n_features is None else _named(dataset),
         "label_column": dataset.label_name,
         "libsvm_index_base": dataset.index_base,
+        "nu_selection": nu_selection,
     }
     doc = model_document(result, dataset.classes, y=dataset.y, n_features=n_features,
                          data=args.data, extra=extra)

@@ -114,6 +114,11 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int 
     text = ", ".join(shown)
     lines.extend(textwrap.wrap(text, WIDTH, initial_indent="  parameters: ",
                                subsequent_indent="    ")[:3])
+    selection = doc.get("nu_selection")
+    if selection:  # --nu-frac auto: what chose nu
+        best = max(selection["mean_accuracy"])
+        lines.append(f"  nu: nu_frac = {selection['nu_frac']:g} chosen by {selection['method']} "
+                     f"(mean {best:.4f}; the curve is in the JSON's nu_selection)")
     lines.append(f"  status: {_status_text(doc, max_iter)}")
     lines.append(f"    {short_text(doc['message'], WIDTH - 4)}")
     cert = (f"  certificate: P = {fmt(doc['primal_objective'])} {ge} optimum {ge} {theta} = "
