@@ -455,7 +455,12 @@ class Verifier:
                              run.d0, run.seed)
             meta["algorithm"] = self.algorithm or getattr(cls, "default_algorithm", None)
             self.cases.append(meta)
-            full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)), name)
+            guarantee = getattr(algorithm_class(meta["algorithm"]), "soft_margin_guarantee",
+                                True) if meta["algorithm"] else True
+            if getattr(f, "promises_soft_margin", True) and guarantee:
+                full_lp, note = self.full_lp(instance, run, float(getattr(f, "nu", 1.0)), name)
+            else:  # G1 is n/a for it (run_rows says why): the whole-class LP would go unread
+                full_lp, note = None, "no soft margin promised"
             rule = (f", {self.stopping} stopping rule" if isinstance(f, RegularizedLPBoost)
                     and self.algorithm is None else "")
             self.log(f"{prefix}: boosting run ({meta['algorithm']}{rule}, max_iter "
