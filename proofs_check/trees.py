@@ -20,7 +20,10 @@ import numpy as np
 from .result import CheckResult
 
 
-def _brute_force(codes: np.ndarray, n_bins: np.ndarray, w: np.ndarray) -> float:
+def brute_force_depth2(codes: np.ndarray, n_bins: np.ndarray, w: np.ndarray) -> float:
+    """The largest edge sum_n w_n h(x_n) over every depth-<=2 tree on the bin codes, by listing
+    every tree: a root split (a, t), per child no split or a split (b, s), and every choice of
+    the (up to four) leaf signs."""
     f = codes.shape[1]
     child_splits = [None] + [(b, s) for b in range(f) for s in range(n_bins[b] - 1)]
     best = -np.inf
@@ -77,7 +80,7 @@ def check_exact_depth2_tree(mistake: str | None = None, n_trials: int = 6,
             if not np.array_equal(u, y * tree.predict(X)):
                 return CheckResult(name, ref, False, "the returned column is not the tree's")
             value = float(u @ d)
-        exact = _brute_force(oracle._codes, oracle._n_bins, w)
+        exact = brute_force_depth2(oracle._codes, oracle._n_bins, w)
         worst = max(worst, abs(value - exact))
     ok = worst <= tol
     return CheckResult(name, ref, ok, f"{n_trials} random instances (N = 30, F = 3, <= 4 bins), "

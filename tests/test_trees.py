@@ -8,7 +8,6 @@ estimator that wrote it; scikit-learn's checks must pass with ``estimator=``.
 
 from __future__ import annotations
 
-import itertools
 import pickle
 
 import numpy as np
@@ -32,6 +31,7 @@ from dualboost.model_io import load_model
 from dualboost.oracles import ORACLE_NAMES, make_oracle
 from dualboost.oracles.trees import ExactDepth2TreeOracle, TreeOracle, bin_features
 from dualboost.reweight import reweight_ensemble, reweighted_scores
+from proofs_check.trees import brute_force_depth2
 
 
 def small_data(seed: int, n: int = 60, f: int = 3):
@@ -41,30 +41,6 @@ def small_data(seed: int, n: int = 60, f: int = 3):
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
     d = rng.random(n)
     return X, y, d / d.sum()
-
-
-def brute_force_depth2(codes: np.ndarray, n_bins: np.ndarray, w: np.ndarray) -> float:
-    """The largest edge sum_n w_n h(x_n) over every depth-<=2 tree on the codes, by listing
-    every tree: a root split (a, t), per child no split or a split (b, s), and every choice of
-    the (up to four) leaf signs."""
-    f = codes.shape[1]
-    child_splits = [None] + [(b, s) for b in range(f) for s in range(n_bins[b] - 1)]
-    best = -np.inf
-    for a in range(f):
-        for t in range(n_bins[a] - 1):
-            left = codes[:, a] <= t
-            for cl, cr in itertools.product(child_splits, repeat=2):
-                leaves = []
-                for side, split in ((left, cl), (~left, cr)):
-                    if split is None:
-                        leaves.append(side)
-                    else:
-                        b, s = split
-                        leaves += [side & (codes[:, b] <= s), side & (codes[:, b] > s)]
-                for signs in itertools.product((1.0, -1.0), repeat=len(leaves)):
-                    edge = sum(sg * w[m].sum() for sg, m in zip(signs, leaves))
-                    best = max(best, edge)
-    return best
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

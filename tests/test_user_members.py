@@ -185,7 +185,10 @@ def test_reduced_accuracy_answer_is_taken_on_its_exact_bracket(monkeypatch):
 def test_a_conjugate_domain_that_contradicts_r_star_fails_its_own_row(tmp_path):
     """A declared domain bound beyond where R* is finite is named by a P2 row (not only by rows
     that raise); the right bound passes it."""
-    good = MEMBERS / "hellinger_domain.py"
+    good = tmp_path / "hellinger_domain.py"  # the Hellinger member with its optional bound
+    good.write_text((MEMBERS / "hellinger_no_cones.py").read_text().replace(
+        "    def modulus(self):", "    def conjugate_domain(self):\n        return 1.0\n\n"
+        "    def modulus(self):"))
     code, report = verify_json(good, tmp_path, "--instances", "quick")
     rows = [r for r in report["checks"] if "conjugate_domain" in r["label"]]
     assert code == 0 and rows and rows[0]["status"] == "pass"

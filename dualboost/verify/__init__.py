@@ -102,6 +102,7 @@ import numpy as np
 from ..algorithms import algorithm_class
 from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..formulation import Formulation
+from ..params import Param
 from ..registry import available_formulations, load_formulation
 from ..regularized import RegularizedLPBoost
 from ..solvers import undecided
@@ -202,8 +203,7 @@ def off_default_params(cls: type[Formulation], N: int, weights: np.ndarray | Non
             except DualBoostInputError:
                 pass
             continue
-        if p.name in _CASE_PARAMS or p.name in pinned or p.kind not in ("float", "int") \
-                or callable(p.default) or p.default is None:
+        if not _plain_numeric(p, pinned):
             continue
         default = float(p.default)
         high = p._bound(p.high, N)
@@ -221,6 +221,12 @@ def off_default_params(cls: type[Formulation], N: int, weights: np.ndarray | Non
     return out
 
 
+def _plain_numeric(p: Param, pinned: set[str]) -> bool:
+    """A numeric parameter with a plain default that no case sets and no pin holds."""
+    return p.name not in _CASE_PARAMS and p.name not in pinned and \
+        p.kind in ("float", "int") and not callable(p.default) and p.default is not None
+
+
 def _extreme_value_shortfall(row: Row) -> Row:
     """Near a range's end a correct model may lie beyond every solver (seed 002's exponential
     loss at T -> 0 has its optimum at d ~ exp(0.95/T)): a solve that found no finite optimum
@@ -236,8 +242,7 @@ def _near_range_ends(cls: type[Formulation], N: int, end: str) -> dict:
     out = {}
     pinned = {p.name for p in pinned_params(cls)}
     for p in getattr(cls, "params", ()):
-        if p.name in _CASE_PARAMS or p.name in pinned or p.kind != "float" \
-                or callable(p.default) or p.default is None:
+        if p.kind != "float" or not _plain_numeric(p, pinned):
             continue
         bound = p._bound(p.low if end == "low" else p.high, N)
         if bound is None or not math.isfinite(bound) or bound == float(p.default):
