@@ -13,6 +13,11 @@ class FormulationContractError(DualBoostInputError):
     """A formulation class or file lacks part of the contract in :mod:`dualboost.formulation`."""
 
 
+class OutputError(DualBoostInputError):
+    """An output file cannot be written (the command line: exit status 2, one line, like any
+    other output that its checks reject before the run)."""
+
+
 class SolverFailure(RuntimeError):
     """No solver in the policy produced an accepted solution (see ``attempts`` for each try)."""
 

@@ -13,6 +13,7 @@ import importlib.util
 import inspect
 import pkgutil
 import sys
+from functools import cache
 from pathlib import Path
 
 import formulations
@@ -28,6 +29,18 @@ def available_formulations() -> list[str]:
     """Names of the formulations shipped in the ``formulations`` package."""
     return sorted(m.name for m in pkgutil.iter_modules(formulations.__path__)
                   if not m.name.startswith("_"))
+
+
+@cache
+def shipped(name: str) -> type[Formulation]:
+    """The shipped member ``formulations/<name>.py``, found by name at run time.
+
+    How the generic layers reach a member that a problem turns into (the soft-margin LP (2.3)
+    is LPBoost's, the smoothed soft margin ERLPBoost's) without importing it: the members lie
+    above them (tests/test_imports.py). Unlike :func:`load_formulation`, a file of that name in
+    the working directory is never taken for it.
+    """
+    return _formulation_in(importlib.import_module(f"formulations.{name}"), name)
 
 
 def _formulation_in(module, origin: str) -> type[Formulation]:

@@ -21,7 +21,7 @@ What a user's own thread count costs depends on the machine: ``OPENBLAS_NUM_THRE
 2-core AMD EPYC made the a9a fit 4.5x slower alone (6.85 s against 1.51 s) while each product
 was no slower; numpy and scipy each load their own OpenBLAS, and the worker that one library's
 product leaves spinning takes the core from the next product in the other
-(benchmarks/README.md, "Issue 20 at a glance: the 2026-11-28 round"). It is honoured all the
+(benchmarks/README.md, "Concurrent fits and BLAS threads"). It is honoured all the
 same: an explicit setting is the user's call.
 """
 

@@ -135,10 +135,10 @@ class AdaBoostL1(ERLPBoost):
 
     def verifier_rows(self, U: np.ndarray, d: np.ndarray, point, tol: float) -> list:
         """Seed 002 §3.4's identities E1-E9 at an optimum, rows SL1-SL9
-        (:mod:`dualboost.verify.margin_identities`)."""
+        (:mod:`dualboost.margin_identities`)."""
         from scipy.special import logsumexp
 
-        from dualboost.verify.margin_identities import (
+        from dualboost.margin_identities import (
             adaboost_l1_identities,
             printed_objective_row,
         )

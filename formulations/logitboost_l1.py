@@ -193,8 +193,8 @@ class LogitBoostL1(Formulation):
 
     def verifier_rows(self, U: np.ndarray, d: np.ndarray, point, tol: float) -> list:
         """Seed 002 §3.4's relations at an optimum, rows SL21-SL25 and SL10
-        (:mod:`dualboost.verify.margin_identities`)."""
-        from dualboost.verify.margin_identities import (
+        (:mod:`dualboost.margin_identities`)."""
+        from dualboost.margin_identities import (
             logitboost_l1_identities,
             printed_objective_row,
         )

@@ -305,6 +305,18 @@ def test_fw_report_quick(tmp_path, capsys) -> None:
     assert "| MLPB (SS only) | 0.08 |" in report  # seed 003 Table 3's entry beside ours
 
 
+def test_fw_report_timing_verdicts_say_within_noise_for_small_differences() -> None:
+    """fw-report's claims flipped between runs at sub-second differences (issue 29)."""
+    from dualboost.reproduce.fw_report import faster
+
+    assert faster(0.20, 0.10).startswith("within noise")  # 0.1 s: noise
+    assert faster(0.38, 0.56).startswith("within noise")
+    assert faster(8.0, 9.0).startswith("within noise")  # 1 s but 11 %
+    assert faster(1.0, 2.0) == "**yes**"
+    assert faster(3.0, 1.0) == "**no**"
+    assert faster(float("nan"), 1.0) == "not measured"
+
+
 @needs_data
 def test_shen_li_quick(tmp_path, capsys) -> None:
     if "shen-li" not in EXPERIMENTS:

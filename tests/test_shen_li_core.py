@@ -17,8 +17,8 @@ import pytest
 
 from dualboost.api import run
 from dualboost.errors import DualBoostInputError
+from dualboost.margin_identities import adaboost_l1_identities, adaboost_qp_identities
 from dualboost.oracles import make_oracle
-from dualboost.verify.margin_identities import adaboost_l1_identities, adaboost_qp_identities
 from formulations.adaboost_l1 import AdaBoostL1
 from formulations.adaboost_l1_ineq import AdaBoostL1Inequality
 from formulations.logitboost_l1 import LogitBoostL1
@@ -236,9 +236,10 @@ def test_proofs_check_derivations_and_their_wrong_variants(check, wrong):
 def test_declarations_agree_across_layers():
     """The guarantee layer's list of own-problem stops is the algorithms' declaration, and the
     identity rows use the verifier's statuses."""
+    from dualboost import margin_identities
     from dualboost.algorithms import ALGORITHMS
     from dualboost.guarantee import OWN_PROBLEM_STOPS
-    from dualboost.verify import checks, margin_identities
+    from dualboost.verify import checks
 
     declared = {name for name, cls in ALGORITHMS.items()
                 if not getattr(cls, "soft_margin_guarantee", True)}

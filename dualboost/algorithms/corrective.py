@@ -352,11 +352,13 @@ def _margin_count(formulation) -> float:
     return 1.0
 
 
-def _is_class(formulation, module: str, name: str) -> bool:
-    import importlib
+def _is_class(formulation, member: str) -> bool:
+    """Whether the formulation is (a subclass of) the shipped member of that name, found by the
+    registry at run time: the members lie above the algorithms."""
+    from ..registry import shipped
 
     try:
-        target = getattr(importlib.import_module(module), name)
+        target = shipped(member)
     except Exception:  # noqa: BLE001 - a missing module means "not that formulation"
         return False
     cls = formulation if isinstance(formulation, type) else type(formulation)
@@ -383,9 +385,9 @@ class SSSAlgorithm(_Corrective):
     def unsupported(cls, formulation):
         if _is_relaxation(formulation):
             return None
-        if _is_class(formulation, "formulations.erlpboost", "ERLPBoost"):
+        if _is_class(formulation, "erlpboost"):
             return None
-        if _is_class(formulation, "formulations.lpboost", "LPBoost"):
+        if _is_class(formulation, "lpboost"):
             return None
         return ("Figure 1 needs the smoothed relaxation's map d(w): it runs lpboost (the capped "
                 "simplex, seed 001 F2), erlpboost (F8) and the relaxations sss_* (their "
@@ -400,7 +402,7 @@ class SSSAlgorithm(_Corrective):
         #: a relaxation of seed 001 (formulations/sss_*.py): its own smoothed map and values
         self.relaxation = _is_relaxation(f)
         self.regularized = (not self.relaxation
-                            and _is_class(f, "formulations.erlpboost", "ERLPBoost"))
+                            and _is_class(f, "erlpboost"))
         # Omega(d) = lam Delta(d, d0) + beta (sum d ln d + ln N): c = lam + beta multiplies
         # sum d ln d, kappa = lam ln d0 (the prior's pull), const = beta ln N
         self.lam = 1.0 / float(f.eta) if self.regularized else 0.0
@@ -525,7 +527,7 @@ class CorrectiveERLPBoost(_Corrective):
         self._sigma_over_eta = sigma / float(f.eta)
         # the relative entropy (erlpboost itself, not a subclass that changes R): Alg. 4.2
         self._entropy = type(f).__name__ == "ERLPBoost" and \
-            _is_class(f, "formulations.erlpboost", "ERLPBoost")
+            _is_class(f, "erlpboost")
         self._log_d0 = np.log(np.asarray(f.d0, dtype=float)) if self._entropy else None
         super().__init__(f, **kwargs)
 
@@ -589,7 +591,7 @@ class CorrectiveBinaryERLPBoost(CorrectiveERLPBoost):
 
     @classmethod
     def unsupported(cls, formulation):
-        if not _is_class(formulation, "formulations.binary_erlpboost", "BinaryERLPBoost"):
+        if not _is_class(formulation, "binary_erlpboost"):
             return "Algs. 4.3-4.4 are stated for binary_erlpboost (thesis (3.25)-(3.27))"
         return None
 

@@ -318,12 +318,11 @@ class FrankWolfeAlgorithm(Algorithm):
 
     @classmethod
     def unsupported(cls, formulation):
-        from formulations.erlpboost import ERLPBoost
-        from formulations.lpboost import LPBoost
+        from ..registry import shipped
 
         klass = _class_of(formulation)
         if klass.name not in ("erlpboost", "lpboost") or \
-                not issubclass(klass, (ERLPBoost, LPBoost)):
+                not issubclass(klass, (shipped("erlpboost"), shipped("lpboost"))):
             return ("it runs the smoothed soft margin of erlpboost (its eta) or of lpboost (eta "
                     "= 2 ln(N/nu)/eps); other formulations have another problem")
         return None
@@ -601,10 +600,10 @@ class FrankWolfeAlgorithm(Algorithm):
             info["fw_kind"], info["kind"], info["after"] = info["kind"], "lp", d_value
 
     def _solve_lp(self) -> tuple[float, np.ndarray]:
-        from formulations.lpboost import LPBoost
+        from ..registry import shipped
 
         if self._lp_master is None:
-            lp = LPBoost(self.N, nu=self.nu, sample_weight=self.sample_weight)
+            lp = shipped("lpboost")(self.N, nu=self.nu, sample_weight=self.sample_weight)
             self._lp_formulation = lp
             self._lp_master = lp.fast_master() if self.master_choice == "auto" else False
         U = self.U
@@ -685,8 +684,9 @@ def _expected_eta(result, formulation) -> tuple[float, float, np.ndarray]:
 def _smoothed_value(U, w, formulation, eta: float) -> float:
     """D(w) by the relative-entropy formulation's own best response (thesis (3.14) with the
     exact psi and beta (3.16)): an evaluation independent of this module's bookkeeping."""
-    from formulations.erlpboost import ERLPBoost
+    from ..registry import shipped
 
+    ERLPBoost = shipped("erlpboost")
     f = formulation
     if getattr(f, "eta", None) is None or not isinstance(f, ERLPBoost):
         f = ERLPBoost(f.N, nu=float(getattr(f, "nu", 1.0)), eps=float(f.eps), eta=eta,

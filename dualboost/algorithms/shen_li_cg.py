@@ -126,7 +126,7 @@ class _ShenLiCG(RegularizedAlgorithm):
     def claims(cls, result, formulation, tol):
         """CG1 (the restricted optimum never decreases as columns are added) and CG2 (the stop
         certifies the whole pool's optimum within eps), and for AdaBoost_l1 seed 002's §3.3/§3.5
-        identities at the output (:mod:`dualboost.verify.margin_identities`)."""
+        identities at the output (:mod:`dualboost.margin_identities`)."""
         slack = _run_slack(result, tol)
         solved = [r for r in result.history if r.solved]
         drops = [solved[i].dual - solved[i + 1].primal for i in range(len(solved) - 1)]
@@ -175,7 +175,7 @@ class AdaBoostCG(_ShenLiCG):
 
     @classmethod
     def _identity_claims(cls, result, formulation, tol):
-        from ..verify.margin_identities import adaboost_l1_identities
+        from ..margin_identities import adaboost_l1_identities
 
         if result.columns.shape[1] == 0:
             return []

@@ -62,13 +62,13 @@ def _lp_certificate(U: np.ndarray, nu: float, solver: str | None, master=None):
     """The soft-margin LP (2.3)/(2.2) over the columns U, solved and certified (gap <= 1e-9):
     by ``master`` (LPBoost's warm HiGHS master, kept across the iterations) when given, else by
     the reference path. Returns (certificate, record with solver and status, path)."""
-    from formulations.lpboost import LPBoost
+    from ..registry import shipped
 
     if master is not None:
         solved = master.solve(U, 1e-9)
         record = SolveRecord(solved.solver, solved.status, solved.seconds)
         return solved.certificate, record, solved.path or master.path
-    _, cert, record = LPBoost(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
+    _, cert, record = shipped("lpboost")(U.shape[0], nu=nu).solve_primal(U, 1e-9, solver=solver)
     return cert, record, "reference"
 
 
@@ -111,9 +111,9 @@ class SoftBoostAlgorithm(Algorithm):
         fast = self.master_choice == "auto"
         self.lp_master = None
         if fast:
-            from formulations.lpboost import LPBoost
+            from ..registry import shipped
 
-            self.lp_master = LPBoost(formulation.N, nu=self.nu).fast_master()
+            self.lp_master = shipped("lpboost")(formulation.N, nu=self.nu).fast_master()
         self.master = formulation.fast_master() if fast else None
 
     def step(self, t, u, may_solve):

@@ -180,9 +180,9 @@ def restricted_lp_value(U: np.ndarray, nu: float, solver: str | None = None,
 
 
 def _restricted_lp_value(U, nu, solver, w_start, sample_weight, bounded: bool) -> float | None:
-    from formulations.lpboost import LPBoost
+    from ..registry import shipped
 
-    lp = LPBoost(U.shape[0], nu=nu, sample_weight=sample_weight)
+    lp = shipped("lpboost")(U.shape[0], nu=nu, sample_weight=sample_weight)
     if solver is None and w_start is not None and U.shape[1]:
         from ..masters.sifting import sifted_soft_margin_lp
 

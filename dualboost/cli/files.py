@@ -9,15 +9,14 @@ The rules, the same for every command (``fit``, ``predict``, ``verify``):
   the same file under another name (a hard link); two outputs may not be one file either.
 
 A violation is exit 2 with one line, before anything is loaded or written. Outputs are then
-written atomically (a temporary file next to the target, renamed over it), so a failed or
-interrupted write leaves no half-written file.
+written atomically (:mod:`dualboost.outputs`: a temporary file next to the target, renamed over
+it), so a failed or interrupted write leaves no half-written file.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from .common import CLIError
@@ -109,25 +108,3 @@ def existing(option: str, spec: str | None) -> list[Input]:
         return [(option, spec)] if os.path.exists(spec) else []
     except (OSError, ValueError):
         return []
-
-
-def write_atomically(path: str, option: str, write: Callable[[str], object]) -> None:
-    """``write(tmp_path)`` next to ``path``, then rename: no half-written file is ever left."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
-    try:
-        write(str(tmp))
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise CLIError(f"cannot write {option} {path!r}: {exc.strerror or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def write_json(path: str, doc: dict, option: str = "--json") -> None:
-    text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
-    write_atomically(path, option, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
-def write_text(path: str, text: str, option: str) -> None:
-    write_atomically(path, option, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import DualBoostInputError, DualityViolation, SolverFailure
 from ..oracles.finite import as_hypothesis_matrix
+from ..outputs import write_atomically, write_json
 from ..params import DEFAULT_NU_FRAC, parse_param_text
 from .common import (
     EXIT_FAILURE,
@@ -34,7 +35,7 @@ from .common import (
     positive_seconds,
     print_warning,
 )
-from .files import check_files, check_not_inputs, existing, write_atomically, write_json
+from .files import check_files, check_not_inputs, existing
 from .progress import Progress
 
 

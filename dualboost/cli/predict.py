@@ -13,8 +13,9 @@ import argparse
 import sys
 from typing import Any
 
+from ..outputs import write_text
 from .common import EXIT_OK, CLIError, index_base, positive_int, print_note
-from .files import check_files, existing, write_text
+from .files import check_files, existing
 
 
 def add_parser(sub: Any) -> None:

@@ -99,7 +99,7 @@ def rerender(name: str, out: Path) -> Report:
 
 def write_outputs(exp: Experiment, ctx: Context, report: Report, runs: list[dict],
                   seconds: float, where: str) -> None:
-    from ..cli.files import write_atomically, write_json, write_text
+    from ..outputs import write_atomically, write_json, write_text
     from .report import versions
 
     ctx.out.mkdir(parents=True, exist_ok=True)

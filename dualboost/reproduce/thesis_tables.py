@@ -18,8 +18,8 @@ a linear SVM (scikit-learn's LinearSVC) beside the SVM hypotheses, as Table 5.6 
   {1, 2, 5, ..., 3000, theory}, AdaBoost 20,000 rounds): about 3,000 fits, hours here;
 * ``medium`` (the default): german on that whole grid (the corrective algorithms on four
   eta values), a9a on the nu/N the thesis selected there and four eta values, nu = 1 left out
-  on a9a (eta ~ 2e4 there: 20+ minutes per fit, the master falling back to its conic
-  reference solve); about half an hour with --jobs 2 on a quiet 2-core machine;
+  on a9a (the thesis never selected it there); about half an hour with --jobs 2 on a quiet
+  2-core machine;
 * ``reduced``: nu/N in {1/N, 0.2, 0.5} (a9a {0.2, 0.3, 0.5}) x eta in {theory, 200},
   AdaBoost 1,000 rounds: minutes.
 
@@ -52,8 +52,8 @@ CLASS_NAME = {"stumps": "decision stumps", "raw": "raw data", "kernel": "SVM hyp
 EPS = 0.001
 #: AdaBoost's round counts selected on validation (those up to the run's rounds)
 ADA_CHECKPOINTS = (50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
-#: above this many training examples a grid may treat a set as large (a9a): nu = 1 there
-#: means eta ~ 2e4 and fits of 20+ minutes on this 2-core machine
+#: above this many training examples a grid may treat a set as large (a9a) and give it a smaller
+#: grid of its own
 LARGE_N = 5000
 #: the grid point nu = 1 (nu/N = 1/N)
 NU_ONE = "1/N"
@@ -144,8 +144,9 @@ GRIDS: dict[str, Grid] = {g.name: g for g in (
                   "20,000 iterations: on german's decision stumps at eps = 0.001 every sampled "
                   "one did, about 5 CPU seconds each; on a9a about 15 at the theory eta and "
                   "minutes at eta = 200; benchmarks/thesis_tables_fit_times.py); on a9a, nu = 1 "
-                  "(eta ~ 2e4 there: 20+ minutes per fit on this 2-core machine, its master "
-                  "falling back to the conic reference solve; see `--grid table5.3`), nu/N in "
+                  "(the thesis never selected it there; at the theory eta ~ 2e4 an ERLPBoost "
+                  "fit on stumps takes about 3 s, docs/choosing_nu.md; see `--grid "
+                  "table5.3`), nu/N in "
                   "{0.4, 0.6, 0.7, 0.8, 0.9} (the thesis never selected them on a9a; the "
                   "corrective algorithms also 0.5) and the eta values other than {theory, 200, "
                   "1000, 3000} (every a9a selection of Tables 5.10-5.12 is a theory value); "
@@ -154,8 +155,8 @@ GRIDS: dict[str, Grid] = {g.name: g for g in (
          "AdaBoost 1,000 rounds (the grid before --grid existed)",
          fracs=(NU_ONE, 0.2, 0.5), etas=(None, 200.0), large_fracs=(0.2, 0.3, 0.5),
          large_etas=(None, 200.0), ada_rounds=1000, large_lp_cap=300,
-         left_out="nu/N other than {1/N, 0.2, 0.5} (a9a: {0.2, 0.3, 0.5}; nu = 1 there is 20+ "
-                  "minutes per fit on this 2-core machine), eta other than {theory, 200}, "
+         left_out="nu/N other than {1/N, 0.2, 0.5} (a9a: {0.2, 0.3, 0.5}; the thesis never "
+                  "selected nu = 1 there), eta other than {theory, 200}, "
                   "AdaBoost beyond 1,000 rounds (the thesis: 20,000); LPBoost stops at 300 "
                   "iterations on a9a; the grid before --grid existed (22 minutes with --jobs 2 "
                   "on this loaded machine)"),
@@ -173,10 +174,11 @@ LISTING_SIZES = {"german": 600, "a9a": 29305}
 #: benchmarks/thesis_tables_fit_times.py (its docstring has the commands; the README of
 #: benchmarks/ the numbers; these are the means over the runs of the medium grid, german
 #: and a9a); AdaBoost per 1,000 rounds; "SET nu=1": the nu = 1 grid point of SET apart. On
-#: a9a (eta ~ 2e4 there) the totally corrective fits at nu = 1 are a lower bound (AT_LEAST):
-#: the profiled ERLPBoost fit on decision stumps had not ended after 160 CPU seconds (451 s
-#: of wall clock); another spent 10 CPU seconds on its first 59 iterations, then more than 67
-#: in one conic reference solve of its master (Clarabel's LDL factorization, N = 29,305)
+#: a9a (eta ~ 2e4 there) the totally corrective fits at nu = 1 are a lower bound (AT_LEAST)
+#: measured when the Newton master still fell back to its conic reference solve there (a
+#: profiled ERLPBoost fit on decision stumps had not ended after 160 CPU seconds). Since the
+#: master's release rule was fixed that fit ends in about 3 s (docs/choosing_nu.md): these
+#: bounds are stale until the nu = 1 point is measured again, and overstate --list's estimate
 FIT_SECONDS: dict[tuple[str, str, str], float] = {
     ('a9a', 'kernel', 'binary_erlpboost'): 2.42,
     ('a9a', 'kernel', 'corrective_binary_erlpboost'): 72.2,

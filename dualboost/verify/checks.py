@@ -520,8 +520,8 @@ class DualityChecks:
 
     def declared_identities(self) -> list[Row]:
         """Rows a formulation states about its own optimum (``verifier_rows(U, d, point,
-        tol)``, e.g. seed 002's margin identities, :mod:`.margin_identities`), at the certified
-        primal solve; none when the formulation declares none."""
+        tol)``, e.g. seed 002's margin identities, :mod:`dualboost.margin_identities`), at the
+        certified primal solve; none when the formulation declares none."""
         declared = getattr(self.f, "verifier_rows", None)
         if not callable(declared):
             return []

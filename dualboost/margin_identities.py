@@ -35,15 +35,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import logsumexp, softmax, xlogy
 
-#: the verifier's row statuses (dualboost.verify.checks; not imported from there: the
-#: algorithms call this module and checks imports the algorithms)
+#: the verifier's row statuses (dualboost.verify.checks; not imported from there: this module
+#: lies below the verifier, shared by the algorithms, the members and the verifier)
 PASS, FAIL = "pass", "FAIL"
 
 
 @dataclass
 class Row:
-    """One identity row, with the fields of the verifier's rows (:class:`.checks.Row` takes
-    them as they are)."""
+    """One identity row, with the fields of the verifier's rows
+    (:class:`dualboost.verify.checks.Row` takes them as they are)."""
 
     id: str
     label: str
