@@ -39,8 +39,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("algorithms", ("dualboost.algorithms", "dualboost.engine")),
     ("verifier", ("dualboost.verify",)),
     ("members", ("formulations",)),
-    ("api", ("dualboost.api", "dualboost.estimator", "dualboost.model_io",
-             "dualboost.diagnostics", "dualboost.plots")),
+    ("api", ("dualboost.api", "dualboost.estimator", "dualboost.estimator_cv",
+             "dualboost.reweight", "dualboost.model_io", "dualboost.diagnostics",
+             "dualboost.plots")),
     ("reproduce", ("dualboost.reproduce",)),
     ("cli", ("dualboost.cli",)),
 ]
