@@ -46,11 +46,16 @@ def add_parser(sub: Any) -> None:
     )
     data = fit.add_argument_group("data")
     data.add_argument("--data", required=True, metavar="SPEC",
-                      help="a .csv file, a LIBSVM file, or a built-in data set: "
-                           "breast_cancer, worst_case:N (N even)")
+                      help="a .csv file, a LIBSVM file, a .npy file (a dense 2-D array, the "
+                           "label one of its columns), a .npz file (arrays X and y, or a "
+                           "matrix saved by scipy.sparse.save_npz, kept sparse), Parquet (a "
+                           "file, a directory or a quoted glob of parts), or a built-in data "
+                           "set: breast_cancer, worst_case:N (N even)")
     data.add_argument("--label", metavar="NAME", default=None,
-                      help="label column of a CSV file (default: the last column); also the "
-                           "label column of a --test CSV file")
+                      help="label column of a CSV or Parquet file (default: the last column); "
+                           "of a .npy/.npz file 'last' (the default), a 0-based column index "
+                           "(negative from the end) or column_K; also the label column of a "
+                           "--test file")
     data.add_argument("--n-features", type=positive_int, default=None, metavar="K",
                       help="number of features of a LIBSVM file (default: its largest feature "
                            "index); narrower files are padded with zero columns, e.g. to give "
