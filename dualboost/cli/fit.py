@@ -108,7 +108,8 @@ def add_parser(sub: Any) -> None:
                             "max(2 B / eps, sigma / 2); docs/theory.md)")
 
     weak = fit.add_argument_group("weak learner").add_mutually_exclusive_group()
-    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel", "tree", "tree2_exact"),
+    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel", "tree", "tree2_exact",
+                                               "hist_stumps"),
                       default=None,
                       help="hypothesis class searched by the exact oracle, each with its "
                            "negation: stumps (decision stumps, the default), raw (each feature "
@@ -120,8 +121,10 @@ def add_parser(sub: Any) -> None:
                            "trees with leaves +-1 on binned features, --param max_depth=3, "
                            "max_bins=255, criterion=edge|gini; heuristic: certificates over the "
                            "trees found), tree2_exact (the best depth-2 tree, exact; --param "
-                           "max_bins=32). Built-in instances with their own hypotheses use "
-                           "those")
+                           "max_bins=32), hist_stumps (stumps at the quantile bin edges, "
+                           "--param max_bins=255; exact over that binned class, O(N F) per "
+                           "call without sorting). Built-in instances with their own "
+                           "hypotheses use those")
     weak.add_argument("--hypotheses", metavar="FILE.npy", default=None,
                       help="an N x J matrix of hypothesis predictions in [-1, 1] saved with "
                            "numpy.save; makes the oracle pick the best of these J columns")
