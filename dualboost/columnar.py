@@ -148,6 +148,17 @@ def _read_numpy(text: str, kind: str, choose: Choose, label: str | None) -> CsvD
     if not path.is_file():
         raise DualBoostInputError(f"no such data file: {shown(text)}")
     y_own: np.ndarray | None = None
+    magic = {"npy": b"\x93NUMPY", "npz": b"PK"}[kind]
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(magic))
+    except OSError as exc:
+        raise _fail(text, f".{kind}", exc) from None
+    if head != magic:
+        writer = "np.save" if kind == "npy" else "np.savez or scipy.sparse.save_npz"
+        what = "empty" if not head else f"not a .{kind} file (it does not start as {writer} " \
+            "writes)"
+        raise DualBoostInputError(f"cannot read .{kind} file {shown(text)}: it is {what}")
     try:
         if kind == "npy":
             M: Any = np.load(path, allow_pickle=False, mmap_mode="r")

@@ -185,6 +185,12 @@ def test_errors_are_one_line_exit_2(tmp_path, capsys, data):
     ragged = tmp_path / "ragged.npy"
     np.save(ragged, np.array([[1.0, 2.0], [3.0]], dtype=object), allow_pickle=True)
     assert "cannot read .npy file" in _error(capsys, ["fit", "--data", str(ragged), *FIT])
+    text = tmp_path / "text.npy"
+    text.write_text("1,2,3\n")
+    assert "not a .npy file" in _error(capsys, ["fit", "--data", str(text), *FIT])
+    zero = tmp_path / "zero.npz"
+    zero.write_bytes(b"")
+    assert "empty" in _error(capsys, ["fit", "--data", str(zero), *FIT])
     garbage = tmp_path / "bad.parquet"
     garbage.write_bytes(b"not parquet at all")
     assert "cannot read Parquet" in _error(capsys, ["fit", "--data", str(garbage), *FIT])
