@@ -79,6 +79,9 @@ def test_cli_fit_and_predict_round_trip(tmp_path, capsys):
                  "--quiet"])
     assert code in (0, 3), capsys.readouterr().err
     capsys.readouterr()
+    assert main(["fit", "--data", str(data), "--oracle", "hist_stumps", "--eps", "0.1",
+                 "--max-iter", "5"]) in (0, 3)
+    assert "over the binned stumps" in capsys.readouterr().out  # the summary names the class
     doc = json.loads(model.read_text())
     assert doc["certificate"].startswith("whole class: binned stumps")
     pred = tmp_path / "p.csv"
