@@ -1,11 +1,11 @@
 """Columnar and binary data files: ``.npy``, ``.npz`` and Parquet, for ``--data`` and ``predict``.
 
-Every format ends in the same place as a CSV file (:class:`dualboost.data.CsvData`): column
-names, whether they are real names, the chosen feature columns as floats and the label column's
-original values, chosen by the same ``choose(names, has_names)`` rule as CSV (the label by name,
-default the last column; at predict time the model's features by name or by position). So the
-validation and the one-line errors are those of CSV (docs/theory.md describes the model the data
-feed; nothing here is specific to an algorithm).
+Every format ends in the same place as a CSV file: a :class:`ColumnarTable` (the fields of
+:class:`dualboost.data.CsvData`) with the column names, whether they are real names, the chosen
+feature columns as floats and the label column's original values, chosen by the same rule as
+CSV (``choose(names, has_names, label)``: the label by name, default the last column; at predict
+time the model's features by name or by position). So the validation and the one-line errors
+are those of CSV; nothing here is specific to an algorithm (docs/scale.md lists the formats).
 
 ``<path>.npy``
     a dense 2-D numeric array (``np.save``), examples x columns, read without pickles. It has no
@@ -31,18 +31,31 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-from dualboost.errors import DualBoostInputError
+from dualboost.errors import DualBoostInputError, shown
 
-if TYPE_CHECKING:
-    from dualboost.data import CsvData
 
-__all__ = ["COLUMNAR_SUFFIXES", "is_columnar", "read_columnar"]
+@dataclass
+class ColumnarTable:
+    """A columnar file as read: its column names (real names or ``column_1 ..``), whether they
+    are real names, the chosen feature columns as float64 (``X``, dense or CSR) and the label
+    column's original values (numbers as floats, else strings; None without a label); the
+    same fields as :class:`dualboost.data.CsvData`."""
+
+    names: list[str]
+    has_header: bool
+    features: list[int]
+    label: int | None
+    X: Any
+    labels: np.ndarray | None
+
+__all__ = ["COLUMNAR_SUFFIXES", "ColumnarTable", "is_columnar", "read_columnar"]
 
 #: file name endings read by this module (a directory or a glob is Parquet)
 COLUMNAR_SUFFIXES = (".npy", ".npz", ".parquet", ".pq")
@@ -77,8 +90,6 @@ def kind_of(text: str) -> str:
 def parquet_parts(text: str) -> list[str]:
     """The Parquet files of a file, a directory (its ``*.parquet``/``*.pq`` files, recursively,
     else every regular file not starting with ``.`` or ``_``) or a glob, in sorted order."""
-    from .data import shown
-
     path = Path(text).expanduser()
     if path.is_file():
         return [str(path)]
@@ -103,8 +114,6 @@ def parquet_parts(text: str) -> list[str]:
 def position_label(label: str | None, n_cols: int, text: str) -> str | None:
     """The label of a positional file (``.npy``, ``.npz``) as its column name ``column_K``:
     ``last``, a 0-based integer index (negative from the end) or a name ``column_K``."""
-    from .data import shown
-
     if label is None:
         return None
     value = label.strip()
@@ -120,8 +129,8 @@ def position_label(label: str | None, n_cols: int, text: str) -> str | None:
     return f"column_{index % n_cols + 1}"
 
 
-def read_columnar(text: str, choose: Choose, label: str | None = None) -> CsvData:
-    """Read ``text`` (see the module docstring) into a :class:`dualboost.data.CsvData`.
+def read_columnar(text: str, choose: Choose, label: str | None = None) -> ColumnarTable:
+    """Read ``text`` (see the module docstring) into a :class:`ColumnarTable`.
 
     ``choose(names, has_names, label)`` picks the feature columns and the label column, exactly
     as for CSV; ``label`` is the raw ``--label`` value, which for a positional file may be
@@ -135,15 +144,11 @@ def read_columnar(text: str, choose: Choose, label: str | None = None) -> CsvDat
 
 
 def _fail(text: str, kind: str, exc: BaseException) -> DualBoostInputError:
-    from .data import shown
-
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return DualBoostInputError(f"cannot read {kind} file {shown(text)}: {shown(msg, 160)[1:-1]}")
 
 
-def _read_numpy(text: str, kind: str, choose: Choose, label: str | None) -> CsvData:
-    from .data import CsvData, shown
-
+def _read_numpy(text: str, kind: str, choose: Choose, label: str | None) -> ColumnarTable:
     path = Path(text).expanduser()
     if not path.is_file():
         raise DualBoostInputError(f"no such data file: {shown(text)}")
@@ -215,12 +220,10 @@ def _read_numpy(text: str, kind: str, choose: Choose, label: str | None) -> CsvD
         col = M[:, [j_label]]
         col = np.asarray(col.toarray() if sp.issparse(col) else col, dtype=float).reshape(-1)
         labels = col
-    return CsvData(names, False, list(features), j_label, X, labels)
+    return ColumnarTable(names, False, list(features), j_label, X, labels)
 
 
-def _read_parquet(text: str, choose: Choose, label: str | None) -> CsvData:
-    from .data import CsvData, shown
-
+def _read_parquet(text: str, choose: Choose, label: str | None) -> ColumnarTable:
     try:
         import pyarrow.parquet as pq
         import pyarrow.types as pt
@@ -266,4 +269,4 @@ def _read_parquet(text: str, choose: Choose, label: str | None) -> CsvData:
                                       "value(s)")
         values = column.to_numpy()
         labels = values.astype(float) if values.dtype.kind in "biuf" else values.astype(str)
-    return CsvData(names, True, list(features), j_label, X, labels)
+    return ColumnarTable(names, True, list(features), j_label, X, labels)

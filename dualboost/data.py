@@ -52,7 +52,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from dualboost.errors import DualBoostInputError
+from dualboost.errors import ECHO_CHARS, DualBoostInputError, shown
 
 __all__ = [
     "BUILTINS",
@@ -486,8 +486,6 @@ SNIFF_BYTES = 1 << 20
 CHUNK_BYTES = 8 << 20
 #: CSV rows converted to floats at once
 BLOCK_ROWS = 8192
-#: the most characters of a file's content (or of a path) that a message quotes
-ECHO_CHARS = 60
 #: the longest line a data file may have: the parsers hold a line as one Python object per
 #: field (~30 bytes of memory per byte of line); 16 MB is a dense row of ~1M features
 MAX_LINE_BYTES = 16 << 20
@@ -504,13 +502,6 @@ WIDTH_FACTOR = 1000
 # feed and carriage return (UTF-8 never produces them inside a multi-byte character)
 _NOT_TEXT = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x20))
 _TEXT = bytes(b for b in range(256) if b not in _NOT_TEXT)
-
-
-def shown(text: object, limit: int = ECHO_CHARS) -> str:
-    """``repr(text)`` cut to ``limit`` characters: a message never quotes a whole line of a
-    file (a "line" of a binary file can be gigabytes long)."""
-    value = repr(text if isinstance(text, str) else str(text))
-    return value if len(value) <= limit else value[:limit - 4] + "...'"
 
 
 def _first_binary(chunk: bytes) -> int:
