@@ -52,7 +52,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from dualboost.errors import DualBoostInputError
+from dualboost.errors import ECHO_CHARS, DualBoostInputError, shown
 
 __all__ = [
     "BUILTINS",
@@ -401,6 +401,15 @@ def load_dataset(spec: str, label: str | None = None, n_features: int | None = N
             return _load_breast_cancer()
         return _worst_case_dataset(stripped)
 
+    from .columnar import is_columnar
+
+    if is_columnar(text):
+        for name, value in (("n_features", n_features), ("index_base", index_base)):
+            if value is not None:
+                raise DualBoostInputError(
+                    f"{name}={value} applies only to LIBSVM files; {shown(text)} is read as "
+                    "columnar data (its columns fix the number of features)")
+        return _load_columnar(text, label)
     path = Path(text).expanduser()
     if not path.exists():
         raise DualBoostInputError(
@@ -425,6 +434,31 @@ def load_dataset(spec: str, label: str | None = None, n_features: int | None = N
     return Dataset(X=X, y=y, name=path.name,
                    feature_names=[f"feature_{j}" for j in range(X.shape[1])],
                    classes=classes, index_base=base)
+
+
+def _load_columnar(text: str, label: str | None) -> Dataset:
+    """A ``.npy``, ``.npz`` or Parquet data set (:mod:`dualboost.columnar`): the label column
+    chosen as for CSV (by name, default the last column; ``.npy``/``.npz`` also by 0-based
+    index or ``last``), or the ``y`` array of a ``.npz`` archive."""
+    from .columnar import kind_of, read_columnar
+
+    kind = kind_of(text)
+    what = "Parquet data" if kind == "parquet" else f".{kind} file"
+    table = read_columnar(text, lambda names, has_names, lab: fit_columns(
+        names, has_names, lab, shown(text), what), label)
+    X = validate_features(table.X)
+    y, classes = encode_labels(table.labels)
+    label_name = table.names[table.label] if table.label is not None and \
+        table.label < len(table.names) else None
+    return Dataset(
+        X=X,
+        y=y,
+        name=Path(text.rstrip("/")).name,
+        feature_names=[table.names[j] for j in table.features],
+        classes=classes,
+        named_columns=table.has_header,
+        label_name=label_name if table.has_header else None,
+    )
 
 
 def _load_breast_cancer() -> Dataset:
@@ -452,8 +486,6 @@ SNIFF_BYTES = 1 << 20
 CHUNK_BYTES = 8 << 20
 #: CSV rows converted to floats at once
 BLOCK_ROWS = 8192
-#: the most characters of a file's content (or of a path) that a message quotes
-ECHO_CHARS = 60
 #: the longest line a data file may have: the parsers hold a line as one Python object per
 #: field (~30 bytes of memory per byte of line); 16 MB is a dense row of ~1M features
 MAX_LINE_BYTES = 16 << 20
@@ -470,13 +502,6 @@ WIDTH_FACTOR = 1000
 # feed and carriage return (UTF-8 never produces them inside a multi-byte character)
 _NOT_TEXT = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x20))
 _TEXT = bytes(b for b in range(256) if b not in _NOT_TEXT)
-
-
-def shown(text: object, limit: int = ECHO_CHARS) -> str:
-    """``repr(text)`` cut to ``limit`` characters: a message never quotes a whole line of a
-    file (a "line" of a binary file can be gigabytes long)."""
-    value = repr(text if isinstance(text, str) else str(text))
-    return value if len(value) <= limit else value[:limit - 4] + "...'"
 
 
 def _first_binary(chunk: bytes) -> int:
@@ -694,28 +719,35 @@ def _block(block: list[tuple[int, list[str]]], names: list[str], features: list[
     return end
 
 
+def fit_columns(names: list[str], has_header: bool, label: str | None, name: str,
+                kind: str = "CSV file") -> tuple[list[int], int]:
+    """The feature columns and the label column of training data with columns ``names``: the
+    column named ``label``, by default the last one; every other column is a feature."""
+    n_cols = len(names)
+    if n_cols < 2:
+        raise DualBoostInputError(
+            f"{kind} {name} has {n_cols} column; need at least one feature column "
+            f"and a label column")
+    if label is None:
+        j_label = n_cols - 1
+    else:
+        matches = [j for j, nm in enumerate(names) if nm == label]
+        if not matches:
+            raise DualBoostInputError(
+                f"label column {shown(label)} not found in {name}; available columns: "
+                + shown(", ".join(names), 400)[1:-1])
+        if len(matches) > 1:
+            raise DualBoostInputError(
+                f"label column {shown(label)} occurs {len(matches)} times in {name}")
+        j_label = matches[0]
+    return [j for j in range(n_cols) if j != j_label], j_label
+
+
 def _load_csv(path: Path, label: str | None) -> Dataset:
     name = shown(str(path))
 
     def choose(names: list[str], has_header: bool) -> tuple[list[int], int]:
-        n_cols = len(names)
-        if n_cols < 2:
-            raise DualBoostInputError(
-                f"CSV file {name} has {n_cols} column; need at least one feature column "
-                f"and a label column")
-        if label is None:
-            j_label = n_cols - 1
-        else:
-            matches = [j for j, nm in enumerate(names) if nm == label]
-            if not matches:
-                raise DualBoostInputError(
-                    f"label column {shown(label)} not found in {name}; available columns: "
-                    + shown(", ".join(names), 400)[1:-1])
-            if len(matches) > 1:
-                raise DualBoostInputError(
-                    f"label column {shown(label)} occurs {len(matches)} times in {name}")
-            j_label = matches[0]
-        return [j for j in range(n_cols) if j != j_label], j_label
+        return fit_columns(names, has_header, label, name)
 
     table = read_csv(path, choose)
     X = validate_features(table.X)

@@ -70,6 +70,8 @@ def boost(
                       time_limit=time_limit)
     if not exact:
         label_relative(result, oracle)
+    else:  # e.g. hist_stumps: exact over the binned stumps, not over every threshold
+        result.certificate_class = getattr(oracle, "certificate_class", None)
     result.max_iter = int(max_iter)
     if master == "auto" and solver is None:
         result.warnings = list(result.warnings) + slow_path_warnings(formulation, result)

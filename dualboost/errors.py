@@ -4,6 +4,16 @@ Every error caused by the user's input is a :class:`DualBoostInputError` (a ``Va
 scikit-learn's estimator checks and the CLI (exit status 2, one line) treat it as bad input.
 """
 
+#: the most characters of a file's content (or of a path) that a message quotes
+ECHO_CHARS = 60
+
+
+def shown(text: object, limit: int = ECHO_CHARS) -> str:
+    """``repr(text)`` cut to ``limit`` characters: a message never quotes a whole line of a
+    file (a "line" of a binary file can be gigabytes long)."""
+    value = repr(text if isinstance(text, str) else str(text))
+    return value if len(value) <= limit else value[:limit - 4] + "...'"
+
 
 class DualBoostInputError(ValueError):
     """The data, a parameter or a formulation file does not satisfy dualboost's contract."""

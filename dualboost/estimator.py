@@ -115,7 +115,8 @@ def feature_importances(hypotheses, weights, n_features: int) -> np.ndarray:
 
 #: Oracles whose hypotheses can predict on new data. "finite" is excluded: its hypotheses are
 #: columns of a matrix given on the training examples and have no meaning for a new x.
-ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw", "kernel", "tree", "tree2_exact")
+ESTIMATOR_ORACLES: tuple[str, ...] = ("stumps", "raw", "kernel", "tree", "tree2_exact",
+                                      "hist_stumps")
 
 #: defaults of the two shortcuts that always hold a value (see the class docstring)
 DEFAULT_EPS = 0.01
@@ -161,7 +162,7 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         (3.6)). None uses the formulation's theoretical default (``max(2 B / eps, sigma / 2)``,
         for ERLPBoost thesis §3.2.5: ``max((2/eps) ln(N/nu), 1/2)``). Passed only when set: with
         a formulation that does not declare eta (LPBoost) a value is a ValueError at ``fit``.
-    oracle : {"stumps", "raw", "kernel", "tree", "tree2_exact"}, default="stumps"
+    oracle : {"stumps", "raw", "kernel", "tree", "tree2_exact", "hist_stumps"}, default="stumps"
         The weak learner: exact best decision stumps; signed features rescaled to [-1, 1]
         with the training range; or ``"kernel"``, the SVM hypotheses of the thesis (§5):
         every training row x_i as a linear classifier ``h_i(x) = <x_i, x> / s`` and its
@@ -172,7 +173,10 @@ class DualBoostClassifier(ClassifierMixin, BaseEstimator):
         quantile-binned features (options in ``oracle_params``: ``max_depth``, default 3,
         ``max_bins``, default 255, ``criterion``, "edge" or "gini"), a heuristic for depth >= 2;
         ``"tree2_exact"``: the tree of maximum edge over all depth-2 trees (option
-        ``max_bins``, default 32), exact (docs/theory.md, "Heuristic oracles").
+        ``max_bins``, default 32), exact (docs/theory.md, "Heuristic oracles");
+        ``"hist_stumps"``: the best stump with a threshold at a quantile bin edge of its
+        feature (option ``max_bins``, default 255), exact over that binned class and O(N F)
+        per call without sorting (docs/scale.md).
     oracle_params : dict or None, default=None
         Options of the oracle named by ``oracle`` (see there); never modified.
     estimator : scikit-learn estimator or None, default=None

@@ -580,7 +580,7 @@ class PredictionData:
 
 def _csv_columns(names: list[str], has_header: bool, *, text: str, n_features: int | None,
                  label: str | None, feature_names: list[str] | None, label_column: str | None,
-                 notes: list[str]) -> tuple[list[int], int | None]:
+                 notes: list[str], kind: str = "CSV file") -> tuple[list[int], int | None]:
     """The feature columns (in the model's order) and the label column of a new CSV file."""
     from .data import shown
 
@@ -600,13 +600,13 @@ def _csv_columns(names: list[str], has_header: bool, *, text: str, n_features: i
         missing = [f for f in feature_names if f not in names]
         if missing:
             raise DualBoostInputError(
-                f"CSV file {shown(text)} lacks the model's feature column"
+                f"{kind} {shown(text)} lacks the model's feature column"
                 f"{'s' if len(missing) > 1 else ''} "
                 f"{', '.join(shown(f, 40) for f in missing[:10])}{' ...' * (len(missing) > 10)} "
                 "(columns are matched by name against the training data's header)")
         doubled = [f for f in feature_names if names.count(f) > 1]
         if doubled:
-            raise DualBoostInputError(f"CSV file {shown(text)} has column {shown(doubled[0])} "
+            raise DualBoostInputError(f"{kind} {shown(text)} has column {shown(doubled[0])} "
                                       "more than once")
         features = [names.index(f) for f in feature_names]
         if j_label in features:
@@ -624,11 +624,11 @@ def _csv_columns(names: list[str], has_header: bool, *, text: str, n_features: i
             j_label = n_cols - 1
         elif n_cols != n_features:
             raise DualBoostInputError(
-                f"CSV file {shown(text)} has {n_cols} columns; the model needs {n_features} "
+                f"{kind} {shown(text)} has {n_cols} columns; the model needs {n_features} "
                 "feature columns (plus an optional label column, the last one or --label)")
     features = [j for j in range(n_cols) if j != j_label]
     if n_features is not None and len(features) != n_features:
-        raise DualBoostInputError(f"CSV file {shown(text)} has {len(features)} feature columns "
+        raise DualBoostInputError(f"{kind} {shown(text)} has {len(features)} feature columns "
                                   f"but the model was trained on {n_features}")
     return features, j_label
 
@@ -664,6 +664,13 @@ def load_prediction_data(spec: str, *, n_features: int | None, label: str | None
     if text.strip().startswith("worst_case"):
         raise DualBoostInputError(f"{shown(text)} is defined by its hypothesis matrix, not by "
                                   "features; a model cannot predict on it")
+    from .columnar import is_columnar
+
+    if is_columnar(text):
+        return _columnar_prediction_data(text, n_features=n_features, label=label,
+                                         require_labels=require_labels,
+                                         feature_names=feature_names,
+                                         label_column=label_column)
     path = Path(text).expanduser()
     if not path.is_file():
         raise DualBoostInputError(f"no such data file: {shown(text)}")
@@ -683,6 +690,36 @@ def load_prediction_data(spec: str, *, n_features: int | None, label: str | None
         raise DualBoostInputError(f"{shown(text)} has no label column (the model needs "
                                   f"{n_features} feature columns plus a label)")
     return PredictionData(X, labels, path.name, notes)
+
+
+def _columnar_prediction_data(text: str, *, n_features: int | None, label: str | None,
+                              require_labels: bool, feature_names: list[str] | None,
+                              label_column: str | None) -> PredictionData:
+    """:func:`load_prediction_data` for ``.npy``/``.npz``/Parquet (:mod:`dualboost.columnar`).
+
+    Parquet columns have names: they are matched like a CSV header (by name against the
+    training data's feature names; by position when the model has none). A ``.npy``/``.npz``
+    file has no names: its columns are the model's features by position (a note says so when
+    the model was trained on named columns), plus an optional label column (``--label INDEX``,
+    ``last``, or the last one when there is one more column than the model has features)."""
+    from .columnar import kind_of, read_columnar
+    from .data import shown, validate_features
+
+    kind = kind_of(text)
+    what = "Parquet data" if kind == "parquet" else f".{kind} file"
+    notes: list[str] = []
+    table = read_columnar(text, lambda names, has_names, lab: _csv_columns(
+        names, has_names, text=text, n_features=n_features, label=lab,
+        feature_names=feature_names, label_column=label_column, notes=notes, kind=what),
+        label)
+    if kind != "parquet" and feature_names is not None:
+        notes.append(f"{Path(text).name} has no column names: its columns are taken as the "
+                     f"model's {len(feature_names)} features by position")
+    X = validate_features(table.X)
+    if require_labels and table.labels is None:
+        raise DualBoostInputError(f"{shown(text)} has no label column (the model needs "
+                                  f"{n_features} feature columns plus a label)")
+    return PredictionData(X, table.labels, Path(text.rstrip("/")).name, notes)
 
 
 def encode_against(labels: Any, classes: list) -> np.ndarray:

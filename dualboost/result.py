@@ -154,11 +154,19 @@ class BoostResult:
     #: certificates hold over the hypotheses found, and no whole-class statement is made
     #: (:func:`dualboost.engine.label_relative`, docs/theory.md "Heuristic oracles")
     oracle_exact: bool = True
+    #: for an exact oracle whose class is a restricted one (``hist_stumps``: stumps at the
+    #: quantile bin edges), the class the certificates cover; None: the oracle's own class
+    certificate_class: str | None = None
 
     @property
     def certificate_scope(self) -> str:
-        """``"whole class"`` (exact oracle) or ``"hypotheses found"`` (heuristic oracle)."""
-        return "whole class" if self.oracle_exact else "hypotheses found"
+        """``"whole class"`` (exact oracle), ``"whole class: <class>"`` for an exact oracle over
+        a restricted class (``hist_stumps``: the binned stumps), or ``"hypotheses found"``
+        (heuristic oracle)."""
+        if not self.oracle_exact:
+            return "hypotheses found"
+        return f"whole class: {self.certificate_class}" if self.certificate_class else \
+            "whole class"
 
     @property
     def iterations(self) -> int:

@@ -105,6 +105,12 @@ def existing(option: str, spec: str | None) -> list[Input]:
     if spec is None:
         return []
     try:
-        return [(option, spec)] if os.path.exists(spec) else []
+        if os.path.exists(spec):
+            return [(option, spec)]
+        if any(c in spec for c in "*?["):  # a glob of Parquet parts: each part is an input
+            import glob
+
+            return [(option, p) for p in sorted(glob.glob(os.path.expanduser(spec)))]
+        return []
     except (OSError, ValueError):
         return []

@@ -48,11 +48,16 @@ def add_parser(sub: Any) -> None:
     )
     data = fit.add_argument_group("data")
     data.add_argument("--data", required=True, metavar="SPEC",
-                      help="a .csv file, a LIBSVM file, or a built-in data set: "
-                           "breast_cancer, worst_case:N (N even)")
+                      help="a .csv file, a LIBSVM file, a .npy file (a dense 2-D array, the "
+                           "label one of its columns), a .npz file (arrays X and y, or a "
+                           "matrix saved by scipy.sparse.save_npz, kept sparse), Parquet (a "
+                           "file, a directory or a quoted glob of parts), or a built-in data "
+                           "set: breast_cancer, worst_case:N (N even)")
     data.add_argument("--label", metavar="NAME", default=None,
-                      help="label column of a CSV file (default: the last column); also the "
-                           "label column of a --test CSV file")
+                      help="label column of a CSV or Parquet file (default: the last column); "
+                           "of a .npy/.npz file 'last' (the default), a 0-based column index "
+                           "(negative from the end) or column_K; also the label column of a "
+                           "--test file")
     data.add_argument("--n-features", type=positive_int, default=None, metavar="K",
                       help="number of features of a LIBSVM file (default: its largest feature "
                            "index); narrower files are padded with zero columns, e.g. to give "
@@ -107,7 +112,8 @@ def add_parser(sub: Any) -> None:
                             "max(2 B / eps, sigma / 2); docs/theory.md)")
 
     weak = fit.add_argument_group("weak learner").add_mutually_exclusive_group()
-    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel", "tree", "tree2_exact"),
+    weak.add_argument("--oracle", choices=("stumps", "raw", "kernel", "tree", "tree2_exact",
+                                               "hist_stumps"),
                       default=None,
                       help="hypothesis class searched by the exact oracle, each with its "
                            "negation: stumps (decision stumps, the default), raw (each feature "
@@ -119,8 +125,10 @@ def add_parser(sub: Any) -> None:
                            "trees with leaves +-1 on binned features, --param max_depth=3, "
                            "max_bins=255, criterion=edge|gini; heuristic: certificates over the "
                            "trees found), tree2_exact (the best depth-2 tree, exact; --param "
-                           "max_bins=32). Built-in instances with their own hypotheses use "
-                           "those")
+                           "max_bins=32), hist_stumps (stumps at the quantile bin edges, "
+                           "--param max_bins=255; exact over that binned class, O(N F) per "
+                           "call without sorting). Built-in instances with their own "
+                           "hypotheses use those")
     weak.add_argument("--hypotheses", metavar="FILE.npy", default=None,
                       help="an N x J matrix of hypothesis predictions in [-1, 1] saved with "
                            "numpy.save; makes the oracle pick the best of these J columns")

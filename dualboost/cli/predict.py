@@ -38,9 +38,13 @@ def add_parser(sub: Any) -> None:
                               "(a missing feature column is an error; other columns, e.g. ids, "
                               "are ignored and said so); without a header, or for a model "
                               "trained without one, the columns are the model's features in "
-                              "order, optionally followed by a label column")
+                              "order, optionally followed by a label column. Also .npy / "
+                              ".npz (dense X and y, or scipy.sparse.save_npz; no column names: "
+                              "matched by position, said so) and Parquet (a file, a directory "
+                              "or a quoted glob; matched by column name like a CSV header)")
     predict.add_argument("--label", metavar="NAME", default=None,
-                         help="label column of a CSV file (default: the training label "
+                         help="label column of a CSV or Parquet file, or of a .npy/.npz "
+                              "file 'last' or a 0-based index (default: the training label "
                               "column when the file has it; by position, the last column when "
                               "there is one more column than the model has features)")
     predict.add_argument("--n-features", type=positive_int, default=None, metavar="K",

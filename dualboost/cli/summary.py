@@ -127,6 +127,9 @@ def print_summary(result: BoostResult, doc: dict, *, oracle: str, max_iter: int 
     if doc.get("certificate") == "hypotheses found":  # a heuristic oracle (docs/theory.md)
         lines.append("    relative to the hypotheses found (heuristic oracle): no whole-class "
                      "bound, no early stop")
+    elif str(doc.get("certificate", "")).startswith("whole class: "):  # e.g. hist_stumps
+        lines.append(f"    over the {doc['certificate'][len('whole class: '):]} "
+                     "(docs/scale.md)")
     scales = {h.get("scale") for h in doc["hypotheses"]
               if isinstance(h, dict) and h.get("type") == "kernel"}
     if oracle == "kernel" and len(scales) == 1:  # how the SVM hypotheses were scaled
@@ -201,6 +204,9 @@ def print_table(result: BoostResult, doc: dict, *, oracle: str, max_iter: int | 
     if doc.get("certificate") == "hypotheses found":  # a heuristic oracle (docs/theory.md)
         row("certificate", "relative to the hypotheses found (heuristic oracle): no "
                            "whole-class bound gamma_hat >= g, no early stop")
+    elif str(doc.get("certificate", "")).startswith("whole class: "):  # e.g. hist_stumps
+        row("certificate", f"over the {doc['certificate'][len('whole class: '):]}: "
+                           "gamma_hat >= g holds for g over that class (docs/scale.md)")
     row("stopping", doc["stopping"])
     solves = sum(1 for r in doc["history"] if r.get("solved"))
     extra = sum(r.get("extra_columns", 0) for r in doc["history"] if r.get("solved"))
