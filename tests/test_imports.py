@@ -26,7 +26,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundations", ("dualboost.errors", "dualboost.params", "dualboost.theory",
                      "dualboost.projection", "dualboost.run_control", "dualboost.separable",
                      "dualboost.margins", "dualboost.margin_identities", "dualboost.threads",
-                     "dualboost._lazy", "dualboost.data", "dualboost.outputs")),
+                     "dualboost._lazy", "dualboost.data", "dualboost.columnar",
+                     "dualboost.outputs")),
     # the contract a member fulfils, the solver policy behind its models, and the registry that
     # loads members by name at run time (how a lower layer reaches a member without importing
     # it); HiGHS's runner serves the solver policy as much as the masters
