@@ -463,3 +463,23 @@ def test_curvature_search_finds_the_tight_modulus(member):
                                            budget=2.0)
     assert pairs > 0
     assert sigma * (1 - 1e-6) <= found <= 1.005 * sigma, (found, where)
+
+
+def test_jobs_share_the_formulations_and_give_the_serial_report(tmp_path):
+    """--jobs 2 forks two workers; the rows and cases come back in the serial order, with the
+    same verdicts (the default run uses one worker per core)."""
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.json"
+        code = main(["--formulation", "lpboost", "--formulation", "erlpboost", "--instances",
+                     "quick", "--jobs", jobs, "--json", str(out)])
+        assert code == 0
+        reports.append(json.loads(out.read_text()))
+    serial, parallel = reports
+    strip = [(r["id"], r["status"], r["instance"], r["case"], r["formulation"])
+             for r in serial["checks"]]
+    assert strip == [(r["id"], r["status"], r["instance"], r["case"], r["formulation"])
+                     for r in parallel["checks"]]
+    assert [(c["instance"], c["case"], c["formulation"]) for c in serial["cases"]] == \
+        [(c["instance"], c["case"], c["formulation"]) for c in parallel["cases"]]
+    assert serial["counts"] == parallel["counts"]
