@@ -892,6 +892,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.markdown and args.identities is None:
             raise DualBoostInputError("--markdown prints the identities' table: give it with "
                                       "--identities")
+        # the output rules of every command (dualboost.outputs): --json writable, and not a
+        # --formulation file, before any check runs
+        from ..outputs import check_files, existing
+
+        check_files([item for spec in args.formulation or []
+                     for item in existing("--formulation", spec)],
+                    [("--json", args.json, "json")])
     except DualBoostInputError as exc:
         print(f"python -m dualboost.verify: error: {str(exc).splitlines()[0]}", file=err)
         return 2

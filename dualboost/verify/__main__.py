@@ -1,12 +1,15 @@
-"""``python -m dualboost.verify``: the same command as ``dualboost verify``.
-
-It enters through the command line's front end so that the output rules (``--json`` in a missing
-directory or naming a ``--formulation`` file is exit 2 before any check runs) and Ctrl-C's one
-line and exit 130 are the same as for every other command.
+"""``python -m dualboost.verify``: the verifier's own entry point (the same as ``dualboost
+verify``). Its :func:`~dualboost.verify.main` applies the output rules of every command
+(:mod:`dualboost.outputs`); Ctrl-C is one line and exit status 130, as for the other commands.
 """
 
 import sys
 
-from dualboost.cli import main
+from dualboost.verify import main
 
-sys.exit(main(["verify", *sys.argv[1:]]))
+try:
+    code = main(sys.argv[1:])
+except KeyboardInterrupt:
+    print("python -m dualboost.verify: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+    code = 130
+sys.exit(code)
