@@ -213,11 +213,8 @@ def off_default_params(cls: type[Formulation], N: int, weights: np.ndarray | Non
             default * 1.3 + 0.1
         if p.kind == "int":
             value = float(round(value))
-        try:
-            p.validate(value, N, {})
-        except DualBoostInputError:
-            continue
-        out[p.name] = value
+        if _accepted(p, value, N):
+            out[p.name] = value
     return out
 
 
@@ -252,12 +249,18 @@ def _near_range_ends(cls: type[Formulation], N: int, end: str) -> dict:
             # d ~ exp(1/T), beyond every solver): the default checks the scale
             continue
         value = float(p.default) + END_FRACTION * (bound - float(p.default))
-        try:
-            p.validate(value, N, {})
-        except DualBoostInputError:
-            continue
-        out[p.name] = value
+        if _accepted(p, value, N):
+            out[p.name] = value
     return out
+
+
+def _accepted(p: Param, value: float, N: int) -> bool:
+    """Whether the parameter's schema takes ``value`` (a moved value outside it is skipped)."""
+    try:
+        p.validate(value, N, {})
+    except DualBoostInputError:
+        return False
+    return True
 
 
 def _metadata(instance: str, case: str, kind: str, cls, f: Formulation | None, N: int, t: int,

@@ -34,6 +34,7 @@ import numpy as np
 from .. import theory
 from ..errors import SolverFailure
 from ..formulation import Formulation, Multipliers
+from ..margin_identities import Row as _IdentityRow
 from ..projection import euclidean_capped_projection
 from ..regularized import RegularizedLPBoost
 from ..solvers import MODEL_STATUSES, solve, solver_order, undecided
@@ -61,16 +62,11 @@ def scaled(tol: float, *magnitudes: float) -> float:
 
 
 @dataclass
-class Row:
-    """One line of the report (the JSON row schema; see dualboost.verify's docstring)."""
+class Row(_IdentityRow):
+    """One line of the report (the JSON row schema; see dualboost.verify's docstring): the
+    fields of a formulation's identity row (id, label, reference, value, tolerance, status,
+    detail) and where it was checked."""
 
-    id: str
-    label: str
-    reference: str
-    value: float | None
-    tolerance: float | None
-    status: str
-    detail: str = ""
     instance: str = ""
     case: str = ""
     formulation: str = ""
