@@ -1115,6 +1115,10 @@ DECLARED_FACTS = [
     _m("sss_hard_B_minus_2pct", "sss_smoothed_hard.py", "        return math.log(self.N)\n",
        "        return 0.98 * math.log(self.N)\n",
        "sss_smoothed_hard: B 2 % below ln N, which h reaches at a vertex"),
+    _m("sl_T_range_without_its_end", AD,
+       'eta = 1/T", default=0.1, low=0,\n                low_open=True)',
+       'eta = 1/T", default=0.1)',
+       "Shen & Li's T declared without its lower end 0: the schema admits T <= 0 (eta < 0)"),
     # printed objectives (D6): each against the printed problem solved on its own
     _m("sl_15_printed_without_shift", AD, "[value - shift for value in (dual, primal)]",
        "[value for value in (dual, primal)]",

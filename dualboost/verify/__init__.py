@@ -242,6 +242,13 @@ def _near_range_ends(cls: type[Formulation], N: int, end: str) -> dict:
         if p.kind != "float" or not _plain_numeric(p, pinned):
             continue
         bound = p._bound(p.low if end == "low" else p.high, N)
+        if bound is None and end == "low" and float(p.default) > 0:
+            # no lower end declared: the schema admits every value below, 0 and the negative
+            # mirror of the default among them (Shen & Li's T <= 0 in a range without its low
+            # end 0): the mirror is tried, and a parameter that must stay positive fails there
+            if _accepted(p, -float(p.default), N):
+                out[p.name] = -float(p.default)
+            continue
         if bound is None or not math.isfinite(bound) or bound == float(p.default):
             continue
         if end == "low" and bound == 0 and p.low_open:
