@@ -95,13 +95,14 @@ def undecided(exc: SolverFailure) -> bool:
     (reduced-accuracy answers, iteration or time limits, numerical errors): nothing about the
     model is proven wrong. False when a solver found the model infeasible or unbounded, an
     answer failed its exact certificate, or the model could not be given to a solver at all."""
-    attempts = getattr(exc, "attempts", None) or []
-    if not attempts:
-        return False
-    for a in attempts:
-        if a.status in MODEL_STATUSES or a.raised or "certificate" in (a.message or ""):
-            return False
-    return True
+    return _only_shortfalls(getattr(exc, "attempts", None) or [])
+
+
+def _only_shortfalls(attempts: list[Attempt]) -> bool:
+    """Attempts that only fell short of the accuracy asked (see :func:`undecided`)."""
+    return bool(attempts) and not any(
+        a.status in MODEL_STATUSES or a.raised or "certificate" in (a.message or "")
+        for a in attempts)
 
 
 @dataclass
@@ -275,7 +276,7 @@ def solve(
     rescue = [(name, RESCUE_OPTIONS[name]) for name in names
               if name in RESCUE_OPTIONS] if checked and solver is None else []
     for index, (name, settings) in enumerate(plan + rescue):
-        if index == len(plan) and not undecided(SolverFailure("", attempts)):
+        if index == len(plan) and not _only_shortfalls(attempts):
             break  # the model or its certificate is at fault: other settings change nothing
         options = dict(settings)
         if control is not None:
